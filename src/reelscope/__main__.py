@@ -1,0 +1,3 @@
+from reelscope.cli import app
+
+app()

@@ -1,0 +1,17 @@
+"""The API map: every family's router under /v1, nothing else."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Security
+
+from reelscope.account.endpoints import router as account_router
+from reelscope.contract import ContractRoute, bearer_scheme
+from reelscope.kit.schemas import CONTRACT_ERRORS, errors
+
+v1 = APIRouter(
+    prefix="/v1",
+    route_class=ContractRoute,
+    dependencies=[Security(bearer_scheme)],
+    responses=errors(*CONTRACT_ERRORS),
+)
+v1.include_router(account_router)

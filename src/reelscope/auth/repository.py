@@ -1,0 +1,69 @@
+"""SQL for teams, users and keys."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import CursorResult, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from reelscope.models import ApiKey, RateLimitOverride, Team, User
+
+
+async def get_active_key_by_hash(session: AsyncSession, key_hash: str) -> ApiKey | None:
+    stmt = select(ApiKey).where(ApiKey.key_hash == key_hash, ApiKey.is_active.is_(True))
+    return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def get_team(session: AsyncSession, team_id: str) -> Team | None:
+    return await session.get(Team, team_id)
+
+
+async def get_team_by_name(session: AsyncSession, name: str) -> Team | None:
+    return (await session.execute(select(Team).where(Team.name == name))).scalar_one_or_none()
+
+
+async def list_teams(session: AsyncSession) -> Sequence[Team]:
+    return (await session.execute(select(Team).order_by(Team.created_at, Team.name))).scalars().all()
+
+
+async def count_teams(session: AsyncSession) -> int:
+    return len((await session.execute(select(Team.id).limit(1))).all())
+
+
+async def first_user(session: AsyncSession, team_id: str) -> User | None:
+    stmt = select(User).where(User.team_id == team_id).order_by(User.created_at).limit(1)
+    return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def list_keys(session: AsyncSession, team_id: str) -> Sequence[ApiKey]:
+    stmt = select(ApiKey).where(ApiKey.team_id == team_id).order_by(ApiKey.created_at)
+    return (await session.execute(stmt)).scalars().all()
+
+
+async def revoke_key(session: AsyncSession, key_id: str, at: datetime) -> bool:
+    stmt = (
+        update(ApiKey)
+        .where(ApiKey.id == key_id, ApiKey.is_active.is_(True))
+        .values(is_active=False, revoked_at=at)
+    )
+    result: CursorResult[Any] = await session.execute(stmt)  # type: ignore[assignment]
+    return result.rowcount > 0
+
+
+async def get_key(session: AsyncSession, key_id: str) -> ApiKey | None:
+    return await session.get(ApiKey, key_id)
+
+
+async def get_limit_override(session: AsyncSession, team_id: str, feature: str) -> RateLimitOverride | None:
+    stmt = select(RateLimitOverride).where(
+        RateLimitOverride.team_id == team_id, RateLimitOverride.feature == feature
+    )
+    return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def list_limit_overrides(session: AsyncSession, team_id: str) -> Sequence[RateLimitOverride]:
+    stmt = select(RateLimitOverride).where(RateLimitOverride.team_id == team_id)
+    return (await session.execute(stmt)).scalars().all()

@@ -1,0 +1,145 @@
+"""Who is calling: API key authentication (spec §5) and the operator's team and key management."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from reelscope.auth import keys, repository
+from reelscope.billing import service as billing_service
+from reelscope.kit.errors import Conflict, InvalidApiKey, NotFound
+from reelscope.models import ApiKey, RateLimitOverride, Team, User
+
+SCOPES = ("full", "read")
+
+
+@dataclass(frozen=True)
+class Principal:
+    team_id: str
+    user_id: str
+    key_id: str
+    scope: str
+
+
+@dataclass(frozen=True)
+class IssuedKey:
+    api_key: str
+    key: ApiKey
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    """The key from ``Authorization: Bearer <key>``; None when the header is absent or empty."""
+    if authorization is None or not authorization.strip():
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer":
+        return authorization.strip()
+    return token.strip()
+
+
+async def authenticate(session: AsyncSession, token: str) -> Principal:
+    """The principal of a prefixed key, or 401 invalid_api_key (malformed, revoked or inactive)."""
+    if not keys.is_well_formed(token):
+        raise InvalidApiKey()
+    key = await repository.get_active_key_by_hash(session, keys.hash_key(token))
+    if key is None:
+        raise InvalidApiKey()
+    return Principal(team_id=key.team_id, user_id=key.user_id, key_id=key.id, scope=key.scope)
+
+
+async def create_team(session: AsyncSession, name: str, credits: int, at: datetime) -> Team:
+    name = name.strip()
+    if not name:
+        raise ValueError("team name must not be empty")
+    if credits < 0:
+        raise ValueError("credits must not be negative")
+    if await repository.get_team_by_name(session, name) is not None:
+        raise Conflict(f"a team named {name!r} already exists")
+    team = Team(name=name, credits=0, created_at=at)
+    session.add(team)
+    await session.flush()
+    session.add(User(team_id=team.id, name=f"{name} owner", created_at=at))
+    await session.flush()
+    if credits:
+        await billing_service.add_credits(session, team.id, credits, reference="team created", at=at)
+    await session.refresh(team)
+    return team
+
+
+async def team_by_name(session: AsyncSession, name: str) -> Team:
+    team = await repository.get_team_by_name(session, name)
+    if team is None:
+        raise NotFound(f"no team named {name!r}")
+    return team
+
+
+async def list_teams(session: AsyncSession) -> Sequence[Team]:
+    return await repository.list_teams(session)
+
+
+async def has_any_team(session: AsyncSession) -> bool:
+    return await repository.count_teams(session) > 0
+
+
+async def issue_key(session: AsyncSession, team: Team, at: datetime, scope: str = "full") -> IssuedKey:
+    if scope not in SCOPES:
+        raise ValueError(f"scope must be one of {', '.join(SCOPES)}")
+    user = await repository.first_user(session, team.id)
+    if user is None:
+        user = User(team_id=team.id, name=f"{team.name} owner", created_at=at)
+        session.add(user)
+        await session.flush()
+    token = keys.generate_key()
+    key = ApiKey(
+        team_id=team.id,
+        user_id=user.id,
+        key_hash=keys.hash_key(token),
+        display_prefix=keys.display_prefix(token),
+        scope=scope,
+        is_active=True,
+        created_at=at,
+    )
+    session.add(key)
+    await session.flush()
+    return IssuedKey(api_key=token, key=key)
+
+
+async def list_keys(session: AsyncSession, team: Team) -> Sequence[ApiKey]:
+    return await repository.list_keys(session, team.id)
+
+
+async def revoke_key(session: AsyncSession, key_id: str, at: datetime) -> ApiKey:
+    key = await repository.get_key(session, key_id)
+    if key is None:
+        raise NotFound(f"no API key with id {key_id!r}")
+    await repository.revoke_key(session, key_id, at)
+    await session.refresh(key)
+    return key
+
+
+async def set_limits(
+    session: AsyncSession,
+    team: Team,
+    feature: str,
+    *,
+    per_minute: int | None,
+    per_hour: int | None,
+    per_day: int | None,
+    at: datetime,
+) -> RateLimitOverride:
+    override = await repository.get_limit_override(session, team.id, feature)
+    if override is None:
+        override = RateLimitOverride(team_id=team.id, feature=feature, updated_at=at)
+        session.add(override)
+    if per_minute is not None:
+        override.per_minute = per_minute
+    if per_hour is not None:
+        override.per_hour = per_hour
+    if per_day is not None:
+        override.per_day = per_day
+    override.updated_at = at
+    await session.flush()
+    return override

@@ -1,0 +1,145 @@
+"""The pricing table: every operation of spec §4 and §8.2, in credits (1 credit = $0.01).
+
+Keys are operation ids (the endpoint function names). A family adds its route here when it is built;
+``tests/billing/test_prices.py`` fails if a /v1 route has no entry. Free operations are listed at 0.
+A price is *quoted* from the request before any work (the 402 check); a handler may settle on a lower
+final amount where the spec makes the price depend on state (``resolve=true`` only on a fresh
+resolution, hooks free with Data Intelligence, cached lookup repeats).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+Params = Mapping[str, str]
+Body = Mapping[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Price:
+    base: int
+    extra: Callable[[Params, Body], int] | None = None
+
+    def quote(self, params: Params, body: Body) -> int:
+        return self.base + (self.extra(params, body) if self.extra else 0)
+
+
+def _flag(params: Params, name: str) -> bool:
+    return params.get(name, "").lower() in {"true", "1", "yes"}
+
+
+def _body_flag(body: Body, name: str) -> bool:
+    return bool(body and body.get(name) is True)
+
+
+def _trend_analysis(params: Params, _body: Body) -> int:
+    return 50 if _flag(params, "trend_analysis") else 0
+
+
+def _hashtag_lookup(params: Params, _body: Body) -> int:
+    """§4.7: +$0.50 trend_analysis; deep +$0.50 (waived with trend_analysis); full +$1.50."""
+    trend = _flag(params, "trend_analysis")
+    depth = params.get("depth", "standard")
+    extra = 50 if trend else 0
+    if depth == "deep" and not trend:
+        extra += 50
+    elif depth == "full":
+        extra += 150
+    return extra
+
+
+def _agent_create(_params: Params, body: Body) -> int:
+    """§4.4: one-shot $0.50 (+$1.00 with Data Intelligence); recurring is free to create, billed per run."""
+    if _body_flag(body, "is_recurring"):
+        return 0
+    return 50 + (100 if _body_flag(body, "data_intelligence_enabled") else 0)
+
+
+def _legacy_orbit_create(_params: Params, body: Body) -> int:
+    """§4.5: $0.50, $1.50 with data_intelligence_enabled."""
+    return 50 + (100 if _body_flag(body, "data_intelligence_enabled") else 0)
+
+
+def _creator_batch(_params: Params, body: Body) -> int:
+    """§4.7: $0.50 per creator, up to $1.00 with audience data; cached repeats settle lower."""
+    handles = body.get("handles") if body else None
+    count = len(handles) if isinstance(handles, list) else 0
+    per_creator = 100 if _body_flag(body, "include_audience") else 50
+    return count * per_creator
+
+
+def _post_collection(_params: Params, body: Body) -> int:
+    """§4.7: standard 50 videos $0.50, deep 200 $1.00, full 500 $2.00."""
+    depth = body.get("depth", "standard") if body else "standard"
+    return {"deep": 100, "full": 200}.get(str(depth), 50)
+
+
+def _sound_resolve(params: Params, _body: Body) -> int:
+    """§4.7: resolve=true adds $0.10 on a fresh resolution (the handler settles lower on a cached one)."""
+    return 10 if _flag(params, "resolve") else 0
+
+
+FREE = Price(0)
+
+PRICES: dict[str, Price] = {
+    # account
+    "get_account_balance": FREE,
+    # §4.1 digests
+    "get_videos_digest": Price(25),
+    "get_platform_videos_digest": Price(25),
+    # §4.2 hashtags
+    "list_hashtags": Price(5),
+    "list_platform_hashtags": Price(5),
+    "get_hashtag_performance": Price(5),
+    # §4.3 trends
+    "list_trend_regions": FREE,
+    "list_trends": Price(25),
+    "get_trends_digest": Price(25),
+    "list_emerging_trends": Price(25),
+    # §4.4 agents
+    "create_agent": Price(0, _agent_create),
+    "suggest_agent_keywords": FREE,
+    "get_agent_hooks": Price(25),
+    # §4.5 legacy
+    "create_orbit": Price(0, _legacy_orbit_create),
+    "create_comet": FREE,
+    # §4.7 satellite lookups
+    "lookup_creator": Price(50, _trend_analysis),
+    "create_creator_batch": Price(0, _creator_batch),
+    "create_video_outlier": Price(50),
+    "lookup_sound": Price(50, _trend_analysis),
+    "lookup_hashtag": Price(50, _hashtag_lookup),
+    # §4.7 tracking
+    "create_tracked_creator": Price(25),
+    "create_tracked_video": Price(25),
+    "collect_creator_posts": Price(0, _post_collection),
+    # §4.7 sounds
+    "get_sound": Price(5, _sound_resolve),
+    "get_sound_usage_history": Price(5),
+    "search_sounds": Price(10),
+    "list_trending_sounds": Price(25),
+    "list_breakout_sounds": Price(25),
+    "list_sound_videos": Price(25),
+    "list_creator_sounds": Price(25),
+    # §4.7 hooks
+    "list_hook_types": FREE,
+    "list_hook_categories": FREE,
+    "list_trending_hooks": Price(25),
+    "search_hooks": Price(25),
+    "get_hook_library": Price(10),
+}
+
+# Work billed outside a request (ARCHITECTURE §3): debited by the job that does it.
+JOB_PRICES: dict[str, int] = {
+    "agent_scheduled_run": 50,
+    "agent_data_intelligence_run": 100,
+    "tracking_cycle": 25,
+    "audience_snapshot": 50,
+}
+
+
+def price_of(operation: str) -> Price:
+    """The price of a /v1 operation. Every /v1 route has an entry (a test checks), free ones at 0."""
+    return PRICES[operation]

@@ -1,0 +1,82 @@
+"""SQL for balances and the append-only ledger."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from reelscope.models import LedgerEntry, Team
+
+
+async def get_balance(session: AsyncSession, team_id: str) -> int | None:
+    return (await session.execute(select(Team.credits).where(Team.id == team_id))).scalar_one_or_none()
+
+
+async def debit_if_covered(session: AsyncSession, team_id: str, credits: int) -> int | None:
+    """Take ``credits`` only if the balance covers them; the new balance, or None if it did not.
+
+    A single conditional UPDATE: concurrent debits serialize on the row and none can overdraw.
+    """
+    stmt = (
+        update(Team)
+        .where(Team.id == team_id, Team.credits >= credits)
+        .values(credits=Team.credits - credits)
+        .returning(Team.credits)
+    )
+    return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def credit(session: AsyncSession, team_id: str, credits: int) -> int:
+    stmt = (
+        update(Team).where(Team.id == team_id).values(credits=Team.credits + credits).returning(Team.credits)
+    )
+    return (await session.execute(stmt)).scalar_one()
+
+
+async def add_entry(
+    session: AsyncSession,
+    *,
+    team_id: str,
+    kind: str,
+    credits: int,
+    balance_after: int,
+    operation: str | None,
+    reference: str | None,
+    at: datetime,
+) -> LedgerEntry:
+    entry = LedgerEntry(
+        team_id=team_id,
+        kind=kind,
+        credits=credits,
+        balance_after=balance_after,
+        operation=operation,
+        reference=reference,
+        created_at=at,
+    )
+    session.add(entry)
+    return entry
+
+
+async def ledger_sums(session: AsyncSession) -> Sequence[tuple[str, str, int, int]]:
+    """(team_id, name, balance, ledger sum) for every team."""
+    sums = (
+        select(LedgerEntry.team_id, func.coalesce(func.sum(LedgerEntry.credits), 0).label("total"))
+        .group_by(LedgerEntry.team_id)
+        .subquery()
+    )
+    stmt = select(Team.id, Team.name, Team.credits, func.coalesce(sums.c.total, 0)).outerjoin(
+        sums, sums.c.team_id == Team.id
+    )
+    return [(r[0], r[1], int(r[2]), int(r[3])) for r in (await session.execute(stmt)).all()]
+
+
+async def count_entries(session: AsyncSession, team_id: str, kind: str) -> int:
+    stmt = (
+        select(func.count())
+        .select_from(LedgerEntry)
+        .where(LedgerEntry.team_id == team_id, LedgerEntry.kind == kind)
+    )
+    return int((await session.execute(stmt)).scalar_one())

@@ -1,0 +1,60 @@
+"""Settings, read once from ``REELSCOPE_*`` environment variables (ARCHITECTURE §1)."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Everything an operator can configure, grouped by the part that reads it."""
+
+    model_config = SettingsConfigDict(env_prefix="REELSCOPE_", extra="ignore")
+
+    # server
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: Path = Path(".reelscope")
+    log_level: str = "info"
+    log_json: bool = False
+
+    # db
+    database_url: str | None = None
+    sql_echo: bool = False
+
+    # redis (unset = embedded: in-memory rate limits, SQLite job queue)
+    redis_url: str | None = None
+
+    # collectors
+    connectors: str = "sandbox"
+    sandbox_seed: int = 20240601
+    sandbox_failures: str = ""
+
+    # webhooks
+    webhook_allowed_networks: str = ""
+    webhook_ca_bundle: Path | None = None
+    webhook_retry_schedule: str = "0,30,120,600,3600,21600,86400"
+
+    # auth: the per-IP limiter for requests with no usable key (§5.5)
+    ip_burst: int = Field(default=20, ge=1)
+    ip_refill_per_second: float = Field(default=1.0, gt=0)
+
+    # billing
+    demo_team_credits: int = 1000
+
+    @cached_property
+    def effective_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{(self.data_dir / 'reelscope.db').resolve()}"
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.effective_database_url.startswith("sqlite")
+
+
+def load_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,247 @@
+"""The request contract every /v1 route passes (ARCHITECTURE §3; spec §5, §7, §8).
+
+``ContractRoute`` wraps each /v1 handler: authenticate → rate limit → quote the price and refuse with
+402 before any work → run the handler inside one transaction → on a 2xx debit in that same
+transaction and commit; on anything else roll back and charge nothing. What happened is kept on
+``request.state.call`` for ``ContractHeadersMiddleware`` to render as headers on every response,
+error responses included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import orjson
+from fastapi import APIRouter, Depends, Request, Response
+from fastapi.routing import APIRoute
+from fastapi.security import HTTPBearer
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from reelscope.auth import keys
+from reelscope.auth import service as auth_service
+from reelscope.auth.service import Principal
+from reelscope.billing import service as billing_service
+from reelscope.billing.prices import price_of
+from reelscope.kit.clock import Clock
+from reelscope.kit.errors import Forbidden, InsufficientCredits, InvalidApiKey, MissingApiKey
+from reelscope.kit.ids import new_id
+from reelscope.rate_limit import service as rate_limit_service
+from reelscope.rate_limit.features import feature_of
+from reelscope.rate_limit.service import RateStatus
+from reelscope.runtime import Runtime
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+bearer_scheme = HTTPBearer(auto_error=False, description="Authorization: Bearer reelscope_tkn_…")
+
+
+@dataclass
+class CallState:
+    """What the contract decided for one request."""
+
+    operation: str
+    request_id: str
+    principal: Principal | None = None
+    rate: RateStatus | None = None
+    quoted: int = 0
+    settled: int | None = None
+    charged: int = 0
+    remaining: int | None = None
+
+    def settle(self, credits: int) -> None:
+        """Let a handler charge less than quoted where the price depends on state (billing/prices.py)."""
+        if not 0 <= credits <= self.quoted:
+            raise ValueError("a settled price must be between 0 and the quote")
+        self.settled = credits
+
+    @property
+    def final_price(self) -> int:
+        return self.quoted if self.settled is None else self.settled
+
+
+def runtime_of(request: Request) -> Runtime:
+    runtime: Runtime = request.app.state.runtime
+    return runtime
+
+
+def client_ip(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+async def _json_body(request: Request) -> dict[str, Any] | None:
+    if request.method in SAFE_METHODS:
+        return None
+    raw = await request.body()
+    if not raw:
+        return None
+    try:
+        parsed = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None  # the handler's own validation reports it as a 400
+    return parsed if isinstance(parsed, dict) else None
+
+
+class ContractRoute(APIRoute):
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        inner = super().get_route_handler()
+        operation = self.name
+        price = price_of(operation)  # a /v1 route without a price fails at import, not at request time
+        feature = feature_of(operation, self.path_format)
+        path_format = self.path_format
+
+        async def handle(request: Request) -> Response:
+            runtime = runtime_of(request)
+            call = CallState(operation=operation, request_id=request.state.request_id)
+            request.state.call = call
+            now = runtime.clock.now()
+
+            token = auth_service.bearer_token(request.headers.get("authorization"))
+            if token is None or not keys.has_prefix(token):
+                # §5.5: requests with no key or an unprefixed one are limited per IP first
+                await runtime.limiter.check_ip(client_ip(request), now)
+                raise MissingApiKey() if token is None else InvalidApiKey()
+
+            call.quoted = price.quote(request.query_params, await _json_body(request))
+            write = call.quoted > 0 or request.method not in SAFE_METHODS
+            factory = runtime.db.write if write else runtime.db.read
+            async with factory() as session:
+                try:
+                    await session.begin()
+                    principal = await auth_service.authenticate(session, token)
+                    call.principal = principal
+                    if principal.scope == "read" and request.method not in SAFE_METHODS:
+                        raise Forbidden("This API key is read-only")
+                    limits = await rate_limit_service.limits_for(session, principal.team_id, feature)
+                    endpoint = path_format.replace("{platform}", str(request.path_params.get("platform", "")))
+                    ticket = await runtime.limiter.hit(
+                        key_id=principal.key_id, endpoint=endpoint, limits=limits, now=now
+                    )
+                    call.rate = ticket.status
+                    try:
+                        await billing_service.ensure_affordable(session, principal.team_id, call.quoted)
+                        request.state.session = session
+                        response = await inner(request)
+                        if not 200 <= response.status_code < 300:
+                            await session.rollback()
+                            return response
+                        remaining = None
+                        if call.final_price > 0:
+                            remaining = await billing_service.charge(
+                                session,
+                                principal.team_id,
+                                call.final_price,
+                                operation=operation,
+                                reference=call.request_id,
+                                at=now,
+                            )
+                        await session.commit()
+                    except InsufficientCredits:
+                        # §8.1: a 402 does not count against the rate limit
+                        await runtime.limiter.release(ticket)
+                        raise
+                except BaseException:
+                    await session.rollback()
+                    raise
+            if remaining is not None:
+                call.charged, call.remaining = call.final_price, remaining
+            return response
+
+        return handle
+
+
+def get_session(request: Request) -> AsyncSession:
+    session: AsyncSession = request.state.session
+    return session
+
+
+def get_principal(request: Request) -> Principal:
+    principal: Principal = request.state.call.principal
+    return principal
+
+
+def get_clock(request: Request) -> Clock:
+    return runtime_of(request).clock
+
+
+def get_call(request: Request) -> CallState:
+    call: CallState = request.state.call
+    return call
+
+
+SessionDep = Annotated[AsyncSession, Depends(get_session)]
+PrincipalDep = Annotated[Principal, Depends(get_principal)]
+ClockDep = Annotated[Clock, Depends(get_clock)]
+CallDep = Annotated[CallState, Depends(get_call)]
+
+
+def contract_headers(call: CallState | None) -> list[tuple[bytes, bytes]]:
+    """§8.2 billing headers on every response; §8.1 rate headers where a key was counted."""
+    charged = call.charged if call else 0
+    headers = {"X-Cost": billing_service.usd_header(charged), "X-Credits-Used": str(charged)}
+    if call is not None and call.remaining is not None and charged > 0:
+        headers["X-Credits-Remaining"] = str(call.remaining)
+        headers["X-Balance-Remaining"] = billing_service.usd_header(call.remaining)
+    if call is not None and call.rate is not None:
+        headers.update(call.rate.headers())
+    return [(k.lower().encode(), v.encode()) for k, v in headers.items()]
+
+
+ErrorRenderer = Callable[[Exception, str], Awaitable[tuple[int, bytes]]]
+
+
+class ContractHeadersMiddleware:
+    """Adds the contract's headers to every response and turns unexpected exceptions into a 500 body.
+
+    It sits outside Starlette's exception middleware, so it also sees responses rendered from errors.
+    """
+
+    def __init__(self, app: ASGIApp, render_unexpected: ErrorRenderer) -> None:
+        self.app = app
+        self.render_unexpected = render_unexpected
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        state = scope.setdefault("state", {})
+        request_id = new_id()
+        state["request_id"] = request_id
+        started = False
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                present = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [(k, v) for k, v in contract_headers(state.get("call")) if k not in present]
+                message["headers"] = [
+                    *message.get("headers", []),
+                    *extra,
+                    (b"x-request-id", request_id.encode()),
+                ]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_headers)
+        except Exception as exc:
+            if started:
+                raise
+            status, body = await self.render_unexpected(exc, request_id)
+            await send_with_headers(
+                {
+                    "type": "http.response.start",
+                    "status": status,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+
+
+def v1_router(*, prefix: str = "", tags: list[str] | None = None) -> APIRouter:
+    """A family's router: every route on it passes the request contract."""
+    return APIRouter(prefix=prefix, tags=list(tags or []), route_class=ContractRoute)

@@ -1,0 +1,1 @@
+"""Domain-free building blocks shared by every family."""

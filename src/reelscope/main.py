@@ -1,0 +1,121 @@
+"""create_app(): lifespan, middleware, exception handlers, and the API map."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import orjson
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from reelscope import __version__
+from reelscope.api import v1
+from reelscope.config import Settings, load_settings
+from reelscope.contract import ContractHeadersMiddleware
+from reelscope.kit.clock import Clock
+from reelscope.kit.errors import (
+    ApiError,
+    InternalError,
+    MethodNotAllowed,
+    NotFound,
+    ValidationFailed,
+    error_body,
+)
+from reelscope.kit.logging import get_logger
+from reelscope.kit.openapi import to_openapi_30
+from reelscope.kit.validation import describe_validation_errors, is_unknown_platform
+from reelscope.runtime import Runtime, build_runtime
+
+log = get_logger(__name__)
+
+GREETING = "Reelscope short-form video intelligence API. Docs at /openapi.json"
+
+
+def create_app(
+    settings: Settings | None = None, *, clock: Clock | None = None, runtime: Runtime | None = None
+) -> FastAPI:
+    runtime = runtime or build_runtime(settings or load_settings(), clock)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        await runtime.close()
+
+    app = FastAPI(
+        title="Reelscope — Short-Form Social Video Intelligence API",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        generate_unique_id_function=lambda route: route.name,
+    )
+    app.state.runtime = runtime
+
+    _install_exception_handlers(app)
+    app.add_middleware(ContractHeadersMiddleware, render_unexpected=_render_unexpected)
+
+    @app.get("/", include_in_schema=True, tags=["health"], operation_id="get_health")
+    async def get_health() -> str:
+        """Health check: a short greeting, no authentication (§1)."""
+        return GREETING
+
+    @app.get("/openapi.json", include_in_schema=False)
+    async def get_openapi_document() -> JSONResponse:
+        return JSONResponse(openapi_document(app))
+
+    app.include_router(v1)
+    return app
+
+
+def openapi_document(app: FastAPI) -> dict[str, Any]:
+    """The OpenAPI 3.0 description (§9), built once per app."""
+    cached: dict[str, Any] | None = getattr(app.state, "openapi_30", None)
+    if cached is None:
+        document = app.openapi()
+        # every /v1 operation needs the bearer key; GET / does not (§5.1)
+        document.setdefault("paths", {}).get("/", {}).get("get", {})["security"] = []
+        cached = to_openapi_30(document)
+        app.state.openapi_30 = cached
+    return cached
+
+
+def _json_error(error: ApiError) -> JSONResponse:
+    return JSONResponse(error.body(), status_code=error.status, headers=error.headers or None)
+
+
+def _install_exception_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def on_api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return _json_error(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def on_validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = list(exc.errors())
+        if is_unknown_platform(errors):
+            # §0: any platform other than the three in a path is a 404
+            return _json_error(NotFound("Unknown platform; use youtube, tiktok or instagram"))
+        return _json_error(ValidationFailed(describe_validation_errors(errors)))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 404:
+            return _json_error(NotFound(f"No route matches {request.method} {request.url.path}"))
+        if exc.status_code == 405:
+            error = MethodNotAllowed(f"{request.method} is not allowed on {request.url.path}")
+            allow = (exc.headers or {}).get("Allow")
+            if allow:
+                error.headers["Allow"] = allow
+            return _json_error(error)
+        detail = exc.detail if isinstance(exc.detail, str) else "Request failed"
+        return JSONResponse(error_body(exc.status_code, "http_error", detail), status_code=exc.status_code)
+
+
+async def _render_unexpected(exc: Exception, request_id: str) -> tuple[int, bytes]:
+    log.error("request.unexpected_error", request_id=request_id, error_type=type(exc).__name__, exc_info=exc)
+    error = InternalError(f"Unexpected failure; quote request id {request_id} when reporting it")
+    return error.status, orjson.dumps(error.body())

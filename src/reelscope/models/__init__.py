@@ -1,0 +1,6 @@
+"""Every SQLAlchemy model, imported here so Alembic and create_all see the whole schema."""
+
+from reelscope.models.account import ApiKey, RateLimitOverride, Team, User
+from reelscope.models.billing import LedgerEntry
+
+__all__ = ["ApiKey", "LedgerEntry", "RateLimitOverride", "Team", "User"]

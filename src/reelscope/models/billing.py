@@ -1,0 +1,27 @@
+"""The credit ledger: append-only rows whose sum is the team's balance (spec §1, §8.2)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import ForeignKey, Index, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from reelscope.kit.db import Base, UtcDateTime
+from reelscope.kit.ids import new_id
+
+
+class LedgerEntry(Base):
+    __tablename__ = "credit_ledger"
+    __table_args__ = (Index("ix_credit_ledger_team_created", "team_id", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    team_id: Mapped[str] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
+    # charge | top_up | refund | adjustment
+    kind: Mapped[str] = mapped_column(String(16))
+    # signed: charges are negative
+    credits: Mapped[int] = mapped_column(Integer)
+    balance_after: Mapped[int] = mapped_column(Integer)
+    operation: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    reference: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime)

@@ -1,0 +1,131 @@
+"""Fixed-window rate limits per API key and endpoint (spec §8.1) and the per-IP limiter (§5.5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from reelscope.auth import repository as auth_repository
+from reelscope.kit.errors import RateLimitExceeded, TooManyRequests
+from reelscope.rate_limit.features import FEATURE_LIMITS, Limits
+from reelscope.rate_limit.storage import LimiterStorage, WindowSpec, ceil_seconds
+
+
+@dataclass(frozen=True)
+class RateStatus:
+    """What the X-RateLimit-* headers report: the window closest to running out."""
+
+    limit: int
+    remaining: int
+    reset_at: int  # Unix seconds
+
+    def headers(self) -> dict[str, str]:
+        return {
+            "X-RateLimit-Limit": str(self.limit),
+            "X-RateLimit-Remaining": str(self.remaining),
+            "X-RateLimit-Reset": str(self.reset_at),
+        }
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """A counted request; released again if the request ends in 402."""
+
+    windows: list[WindowSpec]
+    status: RateStatus
+
+
+def window_bounds(now: datetime) -> dict[str, tuple[datetime, datetime]]:
+    """Fixed UTC windows: this minute, this hour on the hour, this UTC day (§8.1)."""
+    minute = now.replace(second=0, microsecond=0)
+    hour = minute.replace(minute=0)
+    day = hour.replace(hour=0)
+    return {
+        "minute": (minute, minute + timedelta(minutes=1)),
+        "hour": (hour, hour + timedelta(hours=1)),
+        "day": (day, day + timedelta(days=1)),
+    }
+
+
+async def limits_for(session: AsyncSession, team_id: str, feature: str) -> Limits:
+    """The table's limits, each window replaced by the team's custom value where one is set."""
+    table = FEATURE_LIMITS[feature]
+    override = await auth_repository.get_limit_override(session, team_id, feature)
+    if override is None:
+        return table
+    return Limits(
+        per_minute=override.per_minute if override.per_minute is not None else table.per_minute,
+        per_hour=override.per_hour if override.per_hour is not None else table.per_hour,
+        per_day=override.per_day if override.per_day is not None else table.per_day,
+    )
+
+
+class RateLimiter:
+    def __init__(self, storage: LimiterStorage, *, ip_burst: int, ip_refill_per_second: float) -> None:
+        self.storage = storage
+        self.ip_burst = ip_burst
+        self.ip_refill_per_second = ip_refill_per_second
+
+    async def hit(self, *, key_id: str, endpoint: str, limits: Limits, now: datetime) -> Ticket:
+        """Count the request in every window of the key and endpoint, or raise 429 counting nothing."""
+        bounds = window_bounds(now)
+        caps = {"minute": limits.per_minute, "hour": limits.per_hour, "day": limits.per_day}
+        windows: list[WindowSpec] = []
+        for name, cap in caps.items():
+            if cap is None:
+                continue
+            start, end = bounds[name]
+            windows.append(
+                WindowSpec(
+                    key=f"{key_id}:{endpoint}:{name}:{int(start.timestamp())}",
+                    limit=cap,
+                    expires_at=end.timestamp(),
+                )
+            )
+        if not windows:
+            raise ValueError("a feature group must cap at least one window")
+        allowed, counts = await self.storage.hit(windows, now.timestamp())
+        # the window closest to its limit decides the headers; on ties the one that resets soonest
+        tightest = min(
+            zip(windows, counts, strict=True), key=lambda wc: (wc[0].limit - wc[1], wc[0].expires_at)
+        )
+        window, count = tightest
+        status = RateStatus(
+            limit=window.limit, remaining=max(0, window.limit - count), reset_at=int(window.expires_at)
+        )
+        if not allowed:
+            full = max(
+                (w for w, c in zip(windows, counts, strict=True) if c >= w.limit), key=lambda w: w.expires_at
+            )
+            retry_after = ceil_seconds(full.expires_at - now.timestamp())
+            raise RateLimitExceeded(
+                f"Rate limit of {full.limit} requests exceeded for this endpoint; "
+                f"retry in {retry_after} seconds",
+                extra={
+                    "limit": full.limit,
+                    "remaining": 0,
+                    "reset_at": int(full.expires_at),
+                    "reset_at_formatted": datetime.fromtimestamp(full.expires_at, UTC)
+                    .isoformat()
+                    .replace("+00:00", "Z"),
+                    "retry_after": retry_after,
+                },
+                headers={
+                    "Retry-After": str(retry_after),
+                    "X-RateLimit-Limit": str(full.limit),
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset": str(int(full.expires_at)),
+                },
+            )
+        return Ticket(windows=windows, status=status)
+
+    async def release(self, ticket: Ticket) -> None:
+        await self.storage.release(ticket.windows)
+
+    async def check_ip(self, ip: str, now: datetime) -> None:
+        """About 20 quick tries, then about one per second (§5.5)."""
+        allowed = await self.storage.take_token(ip, self.ip_burst, self.ip_refill_per_second, now.timestamp())
+        if not allowed:
+            raise TooManyRequests(headers={"Retry-After": str(ceil_seconds(1 / self.ip_refill_per_second))})

@@ -1,0 +1,150 @@
+"""Counter storage for fixed-window limits and the per-IP token bucket.
+
+In memory when embedded (one process); Redis when ``REELSCOPE_REDIS_URL`` is set, with Lua scripts so
+that checking every window and counting them is one atomic step (a rejected request consumes nothing).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass
+from typing import Protocol
+
+from redis.asyncio import Redis
+
+
+@dataclass(frozen=True)
+class WindowSpec:
+    key: str  # counter key, unique per (api key, endpoint, window kind, window start)
+    limit: int
+    expires_at: float  # Unix seconds when the window ends
+
+
+class LimiterStorage(Protocol):
+    async def hit(self, windows: list[WindowSpec], now: float) -> tuple[bool, list[int]]:
+        """Count one request in every window if none is full. (allowed, counts after)."""
+        ...
+
+    async def release(self, windows: list[WindowSpec]) -> None:
+        """Give back one counted request (a 402 does not count, §8.1)."""
+        ...
+
+    async def take_token(self, key: str, capacity: int, refill_per_second: float, now: float) -> bool:
+        """Token bucket for the per-IP limiter (§5.5)."""
+        ...
+
+
+class MemoryStorage:
+    """One process's counters. Window keys carry the window start, so a new window is a new key."""
+
+    def __init__(self) -> None:
+        self._counts: dict[str, tuple[int, float]] = {}
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    async def hit(self, windows: list[WindowSpec], now: float) -> tuple[bool, list[int]]:
+        with self._lock:
+            current = [self._counts.get(w.key, (0, 0.0))[0] for w in windows]
+            if any(c >= w.limit for c, w in zip(current, windows, strict=True)):
+                return False, current
+            for count, w in zip(current, windows, strict=True):
+                self._counts[w.key] = (count + 1, w.expires_at)
+            if len(self._counts) > 100_000:
+                self._counts = {k: v for k, v in self._counts.items() if v[1] > now}
+            return True, [c + 1 for c in current]
+
+    async def release(self, windows: list[WindowSpec]) -> None:
+        with self._lock:
+            for w in windows:
+                count, expires_at = self._counts.get(w.key, (0, 0.0))
+                if count > 0:
+                    self._counts[w.key] = (count - 1, expires_at)
+
+    async def take_token(self, key: str, capacity: int, refill_per_second: float, now: float) -> bool:
+        with self._lock:
+            tokens, last = self._buckets.get(key, (float(capacity), now))
+            tokens = min(float(capacity), tokens + max(0.0, now - last) * refill_per_second)
+            allowed = tokens >= 1.0
+            self._buckets[key] = (tokens - 1.0 if allowed else tokens, now)
+            if len(self._buckets) > 100_000:
+                self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 3600}
+            return allowed
+
+
+# KEYS: the window counters; ARGV: limit and ttl per window, in order.
+_HIT_SCRIPT = """
+local n = #KEYS
+for i = 1, n do
+  local c = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if c >= tonumber(ARGV[2 * i - 1]) then
+    local counts = {}
+    for j = 1, n do counts[j] = tonumber(redis.call('GET', KEYS[j]) or '0') end
+    return {0, unpack(counts)}
+  end
+end
+local counts = {}
+for i = 1, n do
+  counts[i] = redis.call('INCR', KEYS[i])
+  if counts[i] == 1 then redis.call('EXPIRE', KEYS[i], tonumber(ARGV[2 * i])) end
+end
+return {1, unpack(counts)}
+"""
+
+_RELEASE_SCRIPT = """
+for i = 1, #KEYS do
+  local c = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if c > 0 then redis.call('DECR', KEYS[i]) end
+end
+return 1
+"""
+
+# KEYS[1]: bucket; ARGV: capacity, refill per second, now (seconds, float)
+_BUCKET_SCRIPT = """
+local capacity = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1]) or capacity
+local at = tonumber(state[2]) or now
+tokens = math.min(capacity, tokens + math.max(0, now - at) * rate)
+local allowed = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  allowed = 1
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('EXPIRE', KEYS[1], math.ceil(capacity / rate) + 60)
+return allowed
+"""
+
+
+class RedisStorage:
+    def __init__(self, redis: Redis, prefix: str = "reelscope:rl:") -> None:
+        self._redis = redis
+        self._prefix = prefix
+        self._hit = redis.register_script(_HIT_SCRIPT)
+        self._release = redis.register_script(_RELEASE_SCRIPT)
+        self._bucket = redis.register_script(_BUCKET_SCRIPT)
+
+    async def hit(self, windows: list[WindowSpec], now: float) -> tuple[bool, list[int]]:
+        keys = [self._prefix + w.key for w in windows]
+        args: list[int] = []
+        for w in windows:
+            # the key names its window, so the TTL only cleans up; a minute of slack covers clock skew
+            args += [w.limit, ceil_seconds(w.expires_at - now) + 60]
+        result = await self._hit(keys=keys, args=args)
+        return bool(int(result[0])), [int(c) for c in result[1:]]
+
+    async def release(self, windows: list[WindowSpec]) -> None:
+        await self._release(keys=[self._prefix + w.key for w in windows], args=[])
+
+    async def take_token(self, key: str, capacity: int, refill_per_second: float, now: float) -> bool:
+        result = await self._bucket(
+            keys=[self._prefix + "ip:" + key], args=[capacity, refill_per_second, now]
+        )
+        return bool(int(result))
+
+
+def ceil_seconds(value: float) -> int:
+    return max(1, math.ceil(value))

@@ -1,0 +1,158 @@
+"""Fixtures every test shares: settings on a temp data dir, the manual clock, the app and an HTTP client.
+
+Backends: tests run on SQLite and the in-memory limiter by default. A test or module marked
+``both_databases`` runs once on SQLite and once on PostgreSQL (marked ``postgres``); one marked
+``both_limiters`` runs with the in-memory and the Redis limiter storage (marked ``redis``).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from reelscope import models  # noqa: F401
+from reelscope.auth import service as auth_service
+from reelscope.config import Settings
+from reelscope.kit.clock import ManualClock
+from reelscope.kit.db import Base
+from reelscope.main import create_app
+from reelscope.runtime import Runtime, build_runtime
+from tests.fixtures.services import TEST_DATABASE_URL, TEST_REDIS_URL, require_postgres, require_redis
+
+START = datetime(2026, 11, 21, 12, 0, 30, tzinfo=UTC)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "both_databases: run on SQLite and on PostgreSQL")
+    config.addinivalue_line("markers", "both_limiters: run with the in-memory and the Redis limiter")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_databases"):
+        metafunc.parametrize(
+            "backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True
+        )
+    if "limiter_backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_limiters"):
+        metafunc.parametrize(
+            "limiter_backend", ["memory", pytest.param("redis", marks=pytest.mark.redis)], indirect=True
+        )
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def limiter_backend(request: pytest.FixtureRequest) -> str:
+    return str(getattr(request, "param", "memory"))
+
+
+@pytest.fixture
+async def database_url(backend: str, tmp_path: Path) -> AsyncIterator[str]:
+    """A fresh, empty database with the whole schema."""
+    if backend == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'reelscope.db'}"
+        engine = create_async_engine(url)
+        async with engine.begin() as conn:
+            await conn.run_sync(Base.metadata.create_all)
+        await engine.dispose()
+        yield url
+        return
+    require_postgres()
+    name = f"reelscope_test_{uuid.uuid4().hex[:12]}"
+    admin = create_async_engine(TEST_DATABASE_URL, isolation_level="AUTOCOMMIT")
+    async with admin.connect() as conn:
+        await conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = TEST_DATABASE_URL.rsplit("/", 1)[0] + f"/{name}"
+    engine = create_async_engine(url)
+    async with engine.begin() as conn:
+        await conn.run_sync(Base.metadata.create_all)
+    await engine.dispose()
+    yield url
+    async with admin.connect() as conn:
+        await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    await admin.dispose()
+
+
+@pytest.fixture
+async def redis_url(limiter_backend: str) -> AsyncIterator[str | None]:
+    if limiter_backend == "memory":
+        yield None
+        return
+    require_redis()
+    from redis.asyncio import Redis
+
+    client = Redis.from_url(TEST_REDIS_URL)
+    await client.flushdb()
+    yield TEST_REDIS_URL
+    await client.flushdb()
+    await client.aclose()
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(START)
+
+
+@pytest.fixture
+def settings(tmp_path: Path, database_url: str, redis_url: str | None) -> Settings:
+    return Settings(data_dir=tmp_path / "data", database_url=database_url, redis_url=redis_url)
+
+
+@pytest.fixture
+async def runtime(settings: Settings, clock: ManualClock) -> AsyncIterator[Runtime]:
+    built = build_runtime(settings, clock)
+    yield built
+    await built.close()
+
+
+@pytest.fixture
+async def client(runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(runtime=runtime)
+    transport = httpx.ASGITransport(app=app, client=("203.0.113.7", 50000))
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+        yield http
+
+
+@dataclass(frozen=True)
+class TeamKey:
+    team_id: str
+    key_id: str
+    api_key: str
+    name: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.api_key}"}
+
+
+MakeTeam = Callable[..., Awaitable[TeamKey]]
+
+
+@pytest.fixture
+def make_team(runtime: Runtime, clock: ManualClock) -> MakeTeam:
+    """Create a team with a balance and one key, as the admin CLI would."""
+    counter = iter(range(1, 10_000))
+
+    async def make(credits: int = 1000, *, name: str | None = None, scope: str = "full") -> TeamKey:
+        team_name = name or f"team-{next(counter)}"
+        async with runtime.db.transaction() as session:
+            team = await auth_service.create_team(session, team_name, credits, clock.now())
+            issued = await auth_service.issue_key(session, team, clock.now(), scope)
+        return TeamKey(team_id=team.id, key_id=issued.key.id, api_key=issued.api_key, name=team_name)
+
+    return make
+
+
+@pytest.fixture
+async def team(make_team: MakeTeam) -> TeamKey:
+    return await make_team()

@@ -1,0 +1,39 @@
+"""Alembic's head is exactly the models' schema, on SQLite and PostgreSQL (ARCHITECTURE §9)."""
+
+from __future__ import annotations
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import text
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from reelscope import models  # noqa: F401
+from reelscope.kit.db import Base
+from reelscope.kit.migrate import upgrade_to_head
+
+pytestmark = pytest.mark.both_databases
+
+
+def _diff(connection: Connection) -> list[object]:
+    context = MigrationContext.configure(connection, opts={"compare_type": True})
+    return list(compare_metadata(context, Base.metadata))
+
+
+async def test_migrations_build_the_models_schema(database_url: str) -> None:
+    engine = create_async_engine(database_url)
+    async with engine.begin() as conn:
+        # start from nothing: the fixture created the tables from the models
+        await conn.run_sync(Base.metadata.drop_all)
+        await conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    await engine.dispose()
+
+    upgrade_to_head(database_url)
+    upgrade_to_head(database_url)  # idempotent
+
+    engine = create_async_engine(database_url)
+    async with engine.connect() as conn:
+        differences = await conn.run_sync(_diff)
+    await engine.dispose()
+    assert differences == []
