@@ -1,0 +1,53 @@
+"""Text features: hashtag normalization and caption phrases."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
+_HASHTAG = re.compile(r"#([^\W_][\w]*)", re.UNICODE)
+
+# function words of the five caption languages; a phrase made only of these says nothing
+STOPWORDS = frozenset(
+    """
+    a an and are as at be but by for from has have i if in into is it its me my no not of on or our so
+    that the their them then there these they this to too up us was we were what when which who why will
+    with you your just how do does did can get got all more most out about like now new
+    el la los las un una y o de del en con por para que es no se su sus lo al mi tu
+    o a os as um uma e de do da dos das em com por para que é não se seu sua
+    der die das ein eine und oder von mit für ist nicht zu auf im den dem des
+    le la les un une et ou de du des en avec pour que est pas se sur au aux
+    """.split()
+)
+
+
+def normalize_hashtag(tag: str) -> str:
+    """Case-insensitive key without '#': '#GlassSkin' and 'glassskin' are one tag (§2.3)."""
+    return unicodedata.normalize("NFKC", tag).strip().lstrip("#").casefold()
+
+
+def hashtags_in(text: str) -> list[str]:
+    return [normalize_hashtag(m) for m in _HASHTAG.findall(text)]
+
+
+def words(text: str) -> list[str]:
+    without_tags = _HASHTAG.sub(" ", text)
+    return [w.casefold() for w in _WORD.findall(without_tags)]
+
+
+def phrases(text: str, *, sizes: tuple[int, ...] = (2, 3)) -> set[str]:
+    """Word n-grams that carry meaning: no stopword at either end, no numbers, a word of 3+ letters."""
+    tokens = words(text)
+    found: set[str] = set()
+    for size in sizes:
+        for start in range(len(tokens) - size + 1):
+            gram = tokens[start : start + size]
+            if all(t in STOPWORDS for t in gram):
+                continue
+            if gram[0] in STOPWORDS or gram[-1] in STOPWORDS:
+                continue
+            if any(t.isdigit() for t in gram) or not any(len(t) >= 3 for t in gram):
+                continue
+            found.add(" ".join(gram))
+    return found

@@ -1,0 +1,296 @@
+"""Trend detection: what is breaking out in a region's recent videos (ARCHITECTURE §8, spec §4.3).
+
+A run looks at the videos of one region posted in the last ``recent`` window and compares every
+feature — hashtag, sound, caption phrase — with its own baseline over the preceding ``baseline``
+window. A feature bursts when its use is well above what its baseline predicts (a Poisson z-score and
+a ratio) and its views rise with it. Bursting features that share videos are one trend.
+
+Everything here is pure: plain records in, plain values out; no database, no clock.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from reelscope.analysis.text import phrases
+
+HASHTAG = "hashtag"
+SOUND = "sound"
+PHRASE = "phrase"
+# the order in which a trend picks its name: a hashtag reads best, then a sound, then a phrase
+_NAME_PREFERENCE = {HASHTAG: 0, SOUND: 1, PHRASE: 2}
+
+
+@dataclass(frozen=True)
+class Post:
+    """One video as detection sees it."""
+
+    video_id: str
+    platform: str
+    posted_at: datetime
+    views: int
+    hashtags: tuple[str, ...] = ()  # normalized: lower case, no '#'
+    hashtag_labels: tuple[str, ...] = ()  # display forms, same order as hashtags
+    sound_id: str | None = None
+    sound_title: str | None = None
+    sound_is_original: bool = False
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class Feature:
+    kind: str
+    key: str  # "hashtag:glassskin", "sound:<id>", "phrase:glass skin"
+    label: str
+
+
+@dataclass(frozen=True)
+class Burst:
+    feature: Feature
+    recent_count: int
+    expected: float
+    z: float
+    ratio: float
+    views_ratio: float
+    video_ids: frozenset[str]
+
+    @property
+    def score(self) -> float:
+        return self.z * (1.0 + math.log1p(self.ratio)) * (1.0 + 0.25 * math.log1p(self.views_ratio))
+
+
+@dataclass(frozen=True)
+class DetectedTrend:
+    key: str  # the lead feature's key; stable across runs while the lead stays the lead
+    feature_keys: frozenset[str]
+    name: str
+    description: str
+    trend_type: str
+    score: float
+    z: float
+    ratio: float
+    exemplar_ids: tuple[str, ...]  # recent videos of the trend, by views descending
+    count_recent: int
+    median_views: int
+    per_platform: dict[str, int]
+    velocity_band: str  # breaking | accelerating | sustained | fading
+    bursts: tuple[Burst, ...] = field(default=(), repr=False)
+
+
+@dataclass(frozen=True)
+class DetectionParams:
+    recent: timedelta = timedelta(hours=24)
+    baseline: timedelta = timedelta(days=7)
+    min_count: int = 8
+    min_z: float = 5.0
+    min_ratio: float = 4.0
+    min_views_ratio: float = 1.5
+    # two bursts are one trend when this share of the smaller one's videos also carry the other
+    containment: float = 0.35
+    max_trends: int = 50
+    phrase_sizes: tuple[int, ...] = (2, 3)
+
+
+def features_of(post: Post, params: DetectionParams) -> list[Feature]:
+    found: dict[str, Feature] = {}
+    labels = post.hashtag_labels if len(post.hashtag_labels) == len(post.hashtags) else post.hashtags
+    for tag, label in zip(post.hashtags, labels, strict=True):
+        if tag:
+            found[f"{HASHTAG}:{tag}"] = Feature(HASHTAG, f"{HASHTAG}:{tag}", "#" + label.lstrip("#"))
+    # an original sound belongs to one creator; only shared sounds can trend
+    if post.sound_id and not post.sound_is_original:
+        key = f"{SOUND}:{post.sound_id}"
+        found[key] = Feature(SOUND, key, post.sound_title or "an unnamed sound")
+    for phrase in phrases(post.caption, sizes=params.phrase_sizes):
+        key = f"{PHRASE}:{phrase}"
+        found[key] = Feature(PHRASE, key, phrase)
+    return list(found.values())
+
+
+def find_bursts(posts: Iterable[Post], now: datetime, params: DetectionParams) -> list[Burst]:
+    """Features whose recent use and views are far above their own baseline, strongest first."""
+    recent_start = now - params.recent
+    baseline_start = recent_start - params.baseline
+    scale = params.recent / params.baseline
+
+    recent_videos: dict[str, set[str]] = defaultdict(set)
+    recent_views: dict[str, int] = defaultdict(int)
+    baseline_count: dict[str, int] = defaultdict(int)
+    baseline_views: dict[str, int] = defaultdict(int)
+    labels: dict[str, Feature] = {}
+    for post in posts:
+        if recent_start < post.posted_at <= now:
+            for feature in features_of(post, params):
+                labels.setdefault(feature.key, feature)
+                recent_videos[feature.key].add(post.video_id)
+                recent_views[feature.key] += post.views
+        elif baseline_start < post.posted_at <= recent_start:
+            for feature in features_of(post, params):
+                baseline_count[feature.key] += 1
+                baseline_views[feature.key] += post.views
+
+    bursts: list[Burst] = []
+    for key, videos in recent_videos.items():
+        count = len(videos)
+        if count < params.min_count:
+            continue
+        expected = baseline_count[key] * scale
+        z = (count - expected) / math.sqrt(expected + 1.0)
+        ratio = (count + 1.0) / (expected + 1.0)
+        views_ratio = (recent_views[key] + 1.0) / (baseline_views[key] * scale + 1.0)
+        if z < params.min_z or ratio < params.min_ratio or views_ratio < params.min_views_ratio:
+            continue
+        bursts.append(
+            Burst(
+                feature=labels[key],
+                recent_count=count,
+                expected=expected,
+                z=z,
+                ratio=ratio,
+                views_ratio=views_ratio,
+                video_ids=frozenset(videos),
+            )
+        )
+    bursts.sort(key=lambda b: (-b.score, b.feature.key))
+    return bursts
+
+
+def _cluster(bursts: Sequence[Burst], containment: float) -> list[list[Burst]]:
+    parent = list(range(len(bursts)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(len(bursts)):
+        for j in range(i + 1, len(bursts)):
+            a, b = bursts[i].video_ids, bursts[j].video_ids
+            shared = len(a & b)
+            if shared and shared / min(len(a), len(b)) >= containment:
+                parent[root(j)] = root(i)
+    groups: dict[int, list[Burst]] = defaultdict(list)
+    for i, burst in enumerate(bursts):
+        groups[root(i)].append(burst)
+    return list(groups.values())
+
+
+def _velocity_band(posted: Sequence[datetime], now: datetime, window: timedelta) -> str:
+    """Compare the newer half of the window with the older half."""
+    half = now - window / 2
+    newer = sum(1 for t in posted if t > half)
+    older = len(posted) - newer
+    if older == 0 or newer >= 3 * older:
+        return "breaking"
+    if newer >= 1.5 * older:
+        return "accelerating"
+    if newer * 1.5 <= older:
+        return "fading"
+    return "sustained"
+
+
+def _describe(name: str, members: Sequence[Burst], count: int, ratio: float, window: timedelta) -> str:
+    others = [b.feature.label for b in members if b.feature.label != name][:3]
+    hours = int(window.total_seconds() // 3600)
+    text = f"{count} videos around {name} in the last {hours} hours, {ratio:.0f}x their usual pace"
+    if others:
+        text += "; often with " + ", ".join(others)
+    return text + "."
+
+
+def detect(
+    posts: Sequence[Post], now: datetime, params: DetectionParams | None = None
+) -> list[DetectedTrend]:
+    """Named trends breaking out among ``posts`` at ``now``, strongest first."""
+    params = params or DetectionParams()
+    bursts = find_bursts(posts, now, params)
+    by_id = {p.video_id: p for p in posts}
+    trends: list[DetectedTrend] = []
+    for members in _cluster(bursts, params.containment):
+        members.sort(key=lambda b: (-b.score, b.feature.key))
+        lead = members[0]
+        named_by = min(members, key=lambda b: (_NAME_PREFERENCE[b.feature.kind], -b.score))
+        videos = sorted(
+            {v for b in members for v in b.video_ids},
+            key=lambda v: (-by_id[v].views, v),
+        )
+        member_posts = [by_id[v] for v in videos]
+        per_platform: dict[str, int] = defaultdict(int)
+        for post in member_posts:
+            per_platform[post.platform] += 1
+        name = named_by.feature.label
+        trends.append(
+            DetectedTrend(
+                key=lead.feature.key,
+                feature_keys=frozenset(b.feature.key for b in members),
+                name=name,
+                description=_describe(name, members, len(videos), lead.ratio, params.recent),
+                trend_type=named_by.feature.kind,
+                score=sum(b.score for b in members[:3]),
+                z=lead.z,
+                ratio=lead.ratio,
+                exemplar_ids=tuple(videos),
+                count_recent=len(videos),
+                median_views=int(statistics.median(p.views for p in member_posts)),
+                per_platform=dict(per_platform),
+                velocity_band=_velocity_band([p.posted_at for p in member_posts], now, params.recent),
+                bursts=tuple(members),
+            )
+        )
+    trends.sort(key=lambda t: (-t.score, t.key))
+    return trends[: params.max_trends]
+
+
+def match_known(trend: DetectedTrend, known: dict[str, frozenset[str]]) -> str | None:
+    """The id of an already-known trend of the day sharing a feature with ``trend`` (dedupe, §4.3)."""
+    best: tuple[int, str] | None = None
+    for trend_id, keys in known.items():
+        shared = len(trend.feature_keys & keys)
+        if shared and (best is None or shared > best[0]):
+            best = (shared, trend_id)
+    return best[1] if best else None
+
+
+@dataclass(frozen=True)
+class Promotion:
+    """A trend found independently in several countries, promoted to the global list (§2.5)."""
+
+    trend: DetectedTrend
+    origin_regions: tuple[str, ...]
+    confidence: float
+
+
+def promote(by_region: dict[str, Sequence[DetectedTrend]], *, min_regions: int = 2) -> list[Promotion]:
+    """Group country trends that share a feature; those seen in ``min_regions`` or more are promoted.
+
+    Confidence grows with the number of countries and with how strong the weakest sighting is.
+    """
+    sightings: list[tuple[str, DetectedTrend]] = [(r, t) for r, trends in by_region.items() for t in trends]
+    groups: list[list[tuple[str, DetectedTrend]]] = []
+    for region, trend in sightings:
+        for group in groups:
+            if any(trend.feature_keys & other.feature_keys for _, other in group):
+                group.append((region, trend))
+                break
+        else:
+            groups.append([(region, trend)])
+    promotions: list[Promotion] = []
+    for group in groups:
+        regions = tuple(sorted({r for r, _ in group}))
+        if len(regions) < min_regions:
+            continue
+        strongest = max((t for _, t in group), key=lambda t: t.score)
+        weakest_z = min(t.z for _, t in group)
+        breadth = 1.0 - 0.5 ** len(regions)
+        strength = 1.0 - math.exp(-weakest_z / 10.0)
+        promotions.append(
+            Promotion(trend=strongest, origin_regions=regions, confidence=round(breadth * strength, 4))
+        )
+    promotions.sort(key=lambda p: (-p.confidence, -p.trend.score))
+    return promotions

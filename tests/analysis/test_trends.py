@@ -1,0 +1,164 @@
+"""Trend detection on hand-made series (ARCHITECTURE §8; spec §4.3 production rules)."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import UTC, datetime, timedelta
+
+from reelscope.analysis.trends import (
+    DetectionParams,
+    Post,
+    detect,
+    find_bursts,
+    match_known,
+    promote,
+)
+
+NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+_ids = itertools.count()
+
+
+def post(
+    hours_ago: float,
+    *,
+    tags: tuple[str, ...] = (),
+    caption: str = "",
+    views: int = 1000,
+    platform: str = "tiktok",
+    sound: str | None = None,
+) -> Post:
+    return Post(
+        video_id=f"v{next(_ids)}",
+        platform=platform,
+        posted_at=NOW - timedelta(hours=hours_ago),
+        views=views,
+        hashtags=tuple(t.lower() for t in tags),
+        hashtag_labels=tags,
+        sound_id=sound,
+        sound_title=f"Sound {sound}" if sound else None,
+        caption=caption,
+    )
+
+
+def background(days: int = 8, per_day: int = 40) -> list[Post]:
+    """Steady niche chatter: the same tags every day, nothing bursting."""
+    posts = []
+    for day in range(days):
+        for i in range(per_day):
+            tag = ("fitness", "recipe", "gaming", "travel")[i % 4]
+            posts.append(
+                post(day * 24 + (i % 24) + 0.5, tags=(tag, "fyp"), caption=f"my daily {tag} routine today")
+            )
+    return posts
+
+
+def burst(
+    tag: str, count: int, *, hours: float = 20, views: int = 50_000, platform: str = "tiktok"
+) -> list[Post]:
+    return [
+        post(
+            hours * (i + 1) / (count + 1),
+            tags=(tag, "fyp"),
+            caption=f"trying the {tag.lower()} routine",
+            views=views,
+            platform=platform,
+        )
+        for i in range(count)
+    ]
+
+
+class TestBursts:
+    def test_steady_tags_do_not_burst(self) -> None:
+        assert detect(background(), NOW) == []
+
+    def test_a_new_tag_with_views_bursts(self) -> None:
+        trends = detect([*background(), *burst("GlassSkin", 30)], NOW)
+        assert len(trends) == 1
+        trend = trends[0]
+        assert trend.name == "#GlassSkin"
+        assert trend.trend_type == "hashtag"
+        assert trend.count_recent == 30
+        assert trend.median_views == 50_000
+        assert trend.per_platform == {"tiktok": 30}
+
+    def test_too_few_videos_is_not_a_trend(self) -> None:
+        assert detect([*background(), *burst("GlassSkin", 5)], NOW) == []
+
+    def test_a_tag_at_its_usual_pace_is_not_a_burst(self) -> None:
+        usual = [post(h, tags=("glassskin",), views=50_000) for h in range(1, 24 * 8, 6)]
+        assert detect([*background(), *usual], NOW) == []
+
+    def test_use_without_views_does_not_burst(self) -> None:
+        posts = [*background(), *[post(h * 24 + 1, tags=("lowkey",), views=5000) for h in range(1, 8)]]
+        posts += [post(1 + i / 2, tags=("lowkey",), views=1) for i in range(30)]
+        assert [b.feature.key for b in find_bursts(posts, NOW, DetectionParams())] == []
+
+    def test_posts_after_now_are_ignored(self) -> None:
+        future = [post(-5, tags=("later",), views=10**6) for _ in range(40)]
+        assert detect([*background(), *future], NOW) == []
+
+
+class TestGrouping:
+    def test_hashtag_phrase_and_sound_of_one_burst_are_one_trend(self) -> None:
+        wave = [
+            post(
+                i / 2 + 0.1,
+                tags=("glowup",),
+                caption="the five second glow up challenge",
+                sound="s1",
+                views=80_000,
+            )
+            for i in range(25)
+        ]
+        trends = detect([*background(), *wave], NOW)
+        assert len(trends) == 1
+        keys = trends[0].feature_keys
+        assert "hashtag:glowup" in keys
+        assert "sound:s1" in keys
+        assert any(k.startswith("phrase:") for k in keys)
+        assert trends[0].name == "#glowup"  # a hashtag names the trend when there is one
+
+    def test_unrelated_bursts_are_separate_trends_ranked_by_strength(self) -> None:
+        big = burst("Mega", 60, views=200_000)
+        small = [post(i / 2 + 0.2, tags=("mini",), caption="mini golf time", views=20_000) for i in range(15)]
+        trends = detect([*background(), *big, *small], NOW)
+        assert [t.name for t in trends] == ["#Mega", "#mini"]
+
+    def test_exemplars_are_by_views_descending(self) -> None:
+        wave = [post(i + 0.5, tags=("wave",), views=1000 * (i + 1) ** 2) for i in range(12)]
+        trend = detect([*background(), *wave], NOW)[0]
+        views = {p.video_id: p.views for p in wave}
+        ranked = [views[v] for v in trend.exemplar_ids]
+        assert ranked == sorted(ranked, reverse=True)
+
+    def test_velocity_bands(self) -> None:
+        breaking = [post(0.2 + i * 0.3, tags=("now",), views=9000) for i in range(20)]
+        fading = [post(13 + i * 0.5, tags=("then",), views=9000) for i in range(18)] + [
+            post(2, tags=("then",), views=9000) for _ in range(2)
+        ]
+        trends = {t.name: t for t in detect([*background(), *breaking, *fading], NOW)}
+        assert trends["#now"].velocity_band == "breaking"
+        assert trends["#then"].velocity_band == "fading"
+
+
+class TestDedupeAndPromotion:
+    def test_re_detection_matches_the_known_trend(self) -> None:
+        first = detect([*background(), *burst("GlassSkin", 30)], NOW)[0]
+        later = detect([*background(), *burst("GlassSkin", 45)], NOW + timedelta(hours=6))[0]
+        assert match_known(later, {"t-1": first.feature_keys, "t-2": frozenset({"hashtag:other"})}) == "t-1"
+        assert match_known(later, {"t-2": frozenset({"hashtag:other"})}) is None
+
+    def test_promoted_only_when_seen_in_two_countries(self) -> None:
+        us = detect([*background(), *burst("GlassSkin", 30)], NOW)
+        gb = detect([*background(), *burst("glassskin", 20)], NOW)
+        au = detect([*background(), *burst("Koala", 20)], NOW)
+        promotions = promote({"us": us, "gb": gb, "au": au})
+        assert len(promotions) == 1
+        assert promotions[0].origin_regions == ("gb", "us")
+        assert 0 < promotions[0].confidence <= 1
+
+    def test_confidence_grows_with_breadth(self) -> None:
+        seen = {r: detect([*background(), *burst("Wave", 25)], NOW) for r in ("us", "gb", "au")}
+        three = promote(seen)[0].confidence
+        two = promote({"us": seen["us"], "gb": seen["gb"]})[0].confidence
+        assert three > two
