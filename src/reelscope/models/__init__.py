@@ -2,5 +2,18 @@
 
 from reelscope.models.account import ApiKey, RateLimitOverride, Team, User
 from reelscope.models.billing import LedgerEntry
+from reelscope.models.trends import Trend, TrendGroup, TrendRanking, TrendReading, TrendRegion, TrendRun
 
-__all__ = ["ApiKey", "LedgerEntry", "RateLimitOverride", "Team", "User"]
+__all__ = [
+    "ApiKey",
+    "LedgerEntry",
+    "RateLimitOverride",
+    "Team",
+    "Trend",
+    "TrendGroup",
+    "TrendRanking",
+    "TrendReading",
+    "TrendRegion",
+    "TrendRun",
+    "User",
+]

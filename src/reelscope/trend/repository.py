@@ -1,0 +1,95 @@
+"""SQL for regions, trend groups, trends and their rows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, datetime
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from reelscope.models.trends import Trend, TrendGroup, TrendRanking, TrendReading, TrendRegion, TrendRun
+
+
+async def list_regions(session: AsyncSession) -> Sequence[TrendRegion]:
+    return (
+        (await session.execute(select(TrendRegion).order_by(TrendRegion.position, TrendRegion.code)))
+        .scalars()
+        .all()
+    )
+
+
+async def get_region(session: AsyncSession, code: str) -> TrendRegion | None:
+    return await session.get(TrendRegion, code)
+
+
+async def groups_between(
+    session: AsyncSession, region: str, first_day: date, last_day: date
+) -> Sequence[TrendGroup]:
+    stmt = (
+        select(TrendGroup)
+        .where(
+            TrendGroup.region == region, TrendGroup.local_date >= first_day, TrendGroup.local_date <= last_day
+        )
+        .order_by(TrendGroup.local_date.desc())
+    )
+    return (await session.execute(stmt)).scalars().all()
+
+
+async def get_group(session: AsyncSession, region: str, day: date) -> TrendGroup | None:
+    stmt = select(TrendGroup).where(TrendGroup.region == region, TrendGroup.local_date == day)
+    return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def rows_of_groups(
+    session: AsyncSession, group_ids: Sequence[str]
+) -> Sequence[tuple[TrendRanking, Trend]]:
+    if not group_ids:
+        return []
+    stmt = (
+        select(TrendRanking, Trend)
+        .join(Trend, Trend.id == TrendRanking.trend_id)
+        .where(TrendRanking.group_id.in_(group_ids))
+        .order_by(TrendRanking.group_id, TrendRanking.ranking)
+    )
+    return [(r, t) for r, t in (await session.execute(stmt)).all()]
+
+
+async def emerging_rows(
+    session: AsyncSession, region: str, seen_since: datetime, statuses: Sequence[str]
+) -> Sequence[tuple[TrendRanking, Trend]]:
+    stmt = (
+        select(TrendRanking, Trend)
+        .join(Trend, Trend.id == TrendRanking.trend_id)
+        .where(
+            TrendRanking.region == region,
+            TrendRanking.last_seen_at >= seen_since,
+            TrendRanking.momentum_status.in_(statuses),
+        )
+    )
+    return [(r, t) for r, t in (await session.execute(stmt)).all()]
+
+
+async def recent_trends(session: AsyncSession, region: str, seen_since: datetime) -> Sequence[Trend]:
+    stmt = select(Trend).where(Trend.region == region, Trend.last_seen_at >= seen_since)
+    return (await session.execute(stmt)).scalars().all()
+
+
+async def rows_of_group(session: AsyncSession, group_id: str) -> Sequence[TrendRanking]:
+    stmt = select(TrendRanking).where(TrendRanking.group_id == group_id)
+    return (await session.execute(stmt)).scalars().all()
+
+
+async def rows_seen_since(session: AsyncSession, seen_since: datetime) -> Sequence[TrendRanking]:
+    stmt = select(TrendRanking).where(TrendRanking.last_seen_at >= seen_since)
+    return (await session.execute(stmt)).scalars().all()
+
+
+async def readings_of(session: AsyncSession, ranking_id: str) -> Sequence[TrendReading]:
+    stmt = select(TrendReading).where(TrendReading.ranking_id == ranking_id).order_by(TrendReading.at)
+    return (await session.execute(stmt)).scalars().all()
+
+
+async def get_run(session: AsyncSession, region: str, scheduled_for: datetime) -> TrendRun | None:
+    stmt = select(TrendRun).where(TrendRun.region == region, TrendRun.scheduled_for == scheduled_for)
+    return (await session.execute(stmt)).scalar_one_or_none()

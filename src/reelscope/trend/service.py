@@ -1,0 +1,288 @@
+"""Trend reads (spec §4.3) and the merge of a detection run into the region's day group."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from reelscope.analysis import momentum as momentum_analysis
+from reelscope.analysis.trends import DetectedTrend, Promotion, match_known
+from reelscope.kit.clock import iso
+from reelscope.kit.errors import UnknownRegion
+from reelscope.models.trends import Trend, TrendGroup, TrendRanking, TrendRegion
+from reelscope.trend import repository
+from reelscope.trend.regions import DEFAULT_REGIONS, GLOBAL
+
+EMERGING_STATUSES = (momentum_analysis.NEW, momentum_analysis.RISING)
+# a trend re-detected within this long keeps its identity (and trend_id) in the region
+IDENTITY_MEMORY = timedelta(days=3)
+
+
+async def seed_default_regions(session: AsyncSession) -> None:
+    """Insert the default regions that are missing (first start; tests)."""
+    present = {r.code for r in await repository.list_regions(session)}
+    for seed in DEFAULT_REGIONS:
+        if seed.code not in present:
+            session.add(TrendRegion(**seed._asdict()))
+    await session.flush()
+
+
+async def regions(session: AsyncSession) -> Sequence[TrendRegion]:
+    return await repository.list_regions(session)
+
+
+async def region_or_400(session: AsyncSession, code: str) -> TrendRegion:
+    region = await repository.get_region(session, code.lower())
+    if region is None:
+        available = ", ".join(r.code for r in await repository.list_regions(session))
+        raise UnknownRegion(f"Unknown region {code!r}; available regions: {available}")
+    return region
+
+
+def local_day(region: TrendRegion, moment: datetime) -> date:
+    return moment.astimezone(ZoneInfo(region.timezone)).date()
+
+
+# --- rendering ----------------------------------------------------------------------------------------
+
+
+def _momentum(row: TrendRanking) -> dict[str, Any]:
+    # seeded from discovery-time signals when the row is created (§4.3), so never null here
+    return {
+        "status": row.momentum_status,
+        "score": row.momentum_score,
+        "views_per_hour": row.momentum_views_per_hour,
+        "updated_at": iso(row.momentum_updated_at),
+    }
+
+
+def _trend_info(trend: Trend) -> dict[str, Any]:
+    return {
+        "id": trend.id,
+        "name": trend.name,
+        "description": trend.description,
+        "trend_type": trend.trend_type,
+    }
+
+
+def _row(row: TrendRanking, trend: Trend, top_exemplars: int) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": row.id,
+        "trend_id": trend.id,
+        "trend_group_id": row.group_id,
+        "ranking": row.ranking,
+        "detected_at": iso(row.detected_at),
+        "last_seen_at": iso(row.last_seen_at),
+        "origin_region_codes": row.origin_region_codes,
+        "global_confidence": row.global_confidence,
+        "momentum": _momentum(row),
+        "trend": _trend_info(trend),
+    }
+    if top_exemplars > 0:
+        out["top_exemplars"] = row.exemplars[:top_exemplars]
+    return out
+
+
+def _group(group: TrendGroup, rows: list[tuple[TrendRanking, Trend]], limit: int, top: int) -> dict[str, Any]:
+    return {
+        "id": group.id,
+        "title": group.title,
+        "region": group.region,
+        "local_date": group.local_date.isoformat(),
+        "trends": [_row(r, t, top) for r, t in rows[:limit]],
+    }
+
+
+async def _render_groups(
+    session: AsyncSession, groups: Sequence[TrendGroup], limit: int, top: int
+) -> list[dict[str, Any]]:
+    by_group: dict[str, list[tuple[TrendRanking, Trend]]] = {g.id: [] for g in groups}
+    for row, trend in await repository.rows_of_groups(session, [g.id for g in groups]):
+        by_group[row.group_id].append((row, trend))
+    return [_group(g, by_group[g.id], limit, top) for g in groups]
+
+
+async def groups_in_window(
+    session: AsyncSession,
+    region: TrendRegion,
+    start: datetime,
+    end: datetime,
+    *,
+    limit: int,
+    top_exemplars: int,
+) -> list[dict[str, Any]]:
+    """Day groups of the region whose local day overlaps [start, end], newest first (§4.3)."""
+    groups = await repository.groups_between(
+        session, region.code, local_day(region, start), local_day(region, end)
+    )
+    return await _render_groups(session, groups, limit, top_exemplars)
+
+
+async def todays_group(
+    session: AsyncSession, region: TrendRegion, now: datetime, *, limit: int, top_exemplars: int
+) -> list[dict[str, Any]]:
+    """Today's group, where today is the current date in the region's own timezone (§4.3)."""
+    group = await repository.get_group(session, region.code, local_day(region, now))
+    return await _render_groups(session, [group] if group else [], limit, top_exemplars)
+
+
+async def emerging(
+    session: AsyncSession, region: TrendRegion, now: datetime, *, limit: int, top_exemplars: int
+) -> list[dict[str, Any]]:
+    """Trends currently new or rising, by momentum score (§4.3); maintained state only, no scraping."""
+    rows = await repository.emerging_rows(session, region.code, now - timedelta(hours=24), EMERGING_STATUSES)
+    latest: dict[str, tuple[TrendRanking, Trend]] = {}
+    for row, trend in rows:
+        seen = latest.get(trend.id)
+        if seen is None or row.last_seen_at > seen[0].last_seen_at:
+            latest[trend.id] = (row, trend)
+    ordered = sorted(
+        latest.values(), key=lambda rt: (-(rt[0].momentum_score or 0.0), rt[0].ranking, rt[1].id)
+    )[:limit]
+    out = []
+    for row, trend in ordered:
+        item: dict[str, Any] = {
+            "id": row.id,
+            "trend_id": trend.id,
+            "ranking": row.ranking,
+            "region": row.region,
+            "status": row.momentum_status,
+            "momentum_score": row.momentum_score,
+            "views_per_hour": row.momentum_views_per_hour,
+            "detected_at": iso(row.detected_at),
+            "last_seen_at": iso(row.last_seen_at),
+            "exemplar_count": len(row.exemplars),
+            "trend": _trend_info(trend),
+        }
+        if top_exemplars > 0:
+            item["top_exemplars"] = row.exemplars[:top_exemplars]
+        out.append(item)
+    return out
+
+
+# --- merging a run into the day group -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MergedRow:
+    row: TrendRanking
+    trend: Trend
+    is_new: bool
+
+
+async def merge_run(
+    session: AsyncSession,
+    region: TrendRegion,
+    run_at: datetime,
+    detected: Sequence[DetectedTrend],
+    exemplars: dict[str, dict[str, Any]],
+    promotions: Sequence[Promotion] = (),
+) -> tuple[TrendGroup, list[MergedRow]]:
+    """Fold one run's trends into the region's group of the local day (§4.3).
+
+    A trend that shares a feature with one already known in the region keeps its ``trend_id``; a row
+    re-detected on the same day advances ``last_seen_at`` and is never duplicated. Rankings of the
+    whole group are recomputed by score, 1 the top. ``exemplars`` maps catalog video ids to the
+    snapshot a client sees.
+    """
+    day = local_day(region, run_at)
+    group = await repository.get_group(session, region.code, day)
+    if group is None:
+        group = TrendGroup(
+            region=region.code,
+            local_date=day,
+            title=f"{region.name} trends, {day.isoformat()}",
+            created_at=run_at,
+            updated_at=run_at,
+        )
+        session.add(group)
+        await session.flush()
+    group.updated_at = run_at
+
+    known = {t.id: t for t in await repository.recent_trends(session, region.code, run_at - IDENTITY_MEMORY)}
+    rows = {r.trend_id: r for r in await repository.rows_of_group(session, group.id)}
+    promoted = {p.trend.key: p for p in promotions}
+    candidates: list[tuple[DetectedTrend, Promotion | None]] = [(p.trend, p) for p in promotions]
+    candidates += [(t, None) for t in detected if t.key not in promoted]
+
+    merged: list[MergedRow] = []
+    for found, promotion in candidates:
+        trend_id = match_known(found, {tid: frozenset(t.feature_keys) for tid, t in known.items()})
+        if trend_id is None:
+            trend = Trend(
+                region=region.code,
+                key=found.key,
+                feature_keys=sorted(found.feature_keys),
+                name=found.name,
+                description=found.description,
+                trend_type=found.trend_type,
+                first_detected_at=run_at,
+                last_seen_at=run_at,
+            )
+            session.add(trend)
+            await session.flush()
+            known[trend.id] = trend
+        else:
+            trend = known[trend_id]
+            trend.feature_keys = sorted(set(trend.feature_keys) | found.feature_keys)
+            trend.description = found.description
+            trend.last_seen_at = max(trend.last_seen_at, run_at)
+        snapshots = [exemplars[v] for v in found.exemplar_ids if v in exemplars]
+        row = rows.get(trend.id)
+        is_new = row is None
+        if row is None:
+            total_views = sum(int(s.get("views") or 0) for s in snapshots)
+            age_hours = _mean_age_hours(snapshots, run_at)
+            seeded = momentum_analysis.seed(
+                burst_ratio=found.ratio, exemplar_views=total_views, exemplar_age_hours=age_hours
+            )
+            row = TrendRanking(
+                group_id=group.id,
+                trend_id=trend.id,
+                region=region.code,
+                ranking=0,
+                detected_at=run_at,
+                seeded_status=seeded.status,
+                seeded_score=seeded.score,
+                seeded_views_per_hour=seeded.views_per_hour,
+                momentum_status=seeded.status,
+                momentum_score=seeded.score,
+                momentum_views_per_hour=seeded.views_per_hour,
+                momentum_updated_at=run_at,
+            )
+            session.add(row)
+            rows[trend.id] = row
+        row.last_seen_at = run_at
+        row.score = found.score
+        row.burst_ratio = found.ratio
+        row.count_recent = found.count_recent
+        row.median_views = found.median_views
+        row.per_platform = dict(found.per_platform)
+        row.velocity_band = found.velocity_band
+        row.exemplars = snapshots
+        if region.code == GLOBAL and promotion is not None:
+            row.origin_region_codes = list(promotion.origin_regions)
+            row.global_confidence = promotion.confidence
+        merged.append(MergedRow(row=row, trend=trend, is_new=is_new))
+
+    for rank, row in enumerate(sorted(rows.values(), key=lambda r: (-r.score, r.trend_id)), start=1):
+        row.ranking = rank
+    await session.flush()
+    return group, merged
+
+
+def _mean_age_hours(snapshots: Sequence[dict[str, Any]], now: datetime) -> float:
+    ages = []
+    for snap in snapshots:
+        published = snap.get("publish_date")
+        if isinstance(published, str):
+            moment = datetime.fromisoformat(published)
+            if moment.tzinfo is None:
+                moment = moment.replace(tzinfo=now.tzinfo)
+            ages.append(max(1.0, (now - moment).total_seconds() / 3600))
+    return sum(ages) / len(ages) if ages else 24.0
