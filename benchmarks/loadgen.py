@@ -1,0 +1,115 @@
+"""A small HTTP/1.1 keep-alive load generator run in a second process (no third-party client overhead).
+
+``measure(base, path, headers, concurrency, seconds)`` runs in a child process and returns latencies
+(ms) and the request rate. Used by the read-path and other benchmarks to compare an endpoint with
+``GET /`` on the same server in the same run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import statistics
+import time
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    path: str
+    requests: int
+    errors: int
+    seconds: float
+    p50_ms: float
+    p99_ms: float
+    statuses: dict[int, int]
+
+    @property
+    def rps(self) -> float:
+        return self.requests / self.seconds if self.seconds else 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "requests": self.requests,
+            "errors": self.errors,
+            "seconds": round(self.seconds, 3),
+            "requests_per_s": round(self.rps, 1),
+            "p50_ms": round(self.p50_ms, 3),
+            "p99_ms": round(self.p99_ms, 3),
+            "statuses": {str(k): v for k, v in self.statuses.items()},
+        }
+
+
+async def _worker(
+    host: str, port: int, request: bytes, until: float, latencies: list[float], statuses: dict[int, int]
+) -> int:
+    reader, writer = await asyncio.open_connection(host, port)
+    errors = 0
+    try:
+        while time.perf_counter() < until:
+            started = time.perf_counter()
+            writer.write(request)
+            status_line = await reader.readline()
+            length = 0
+            while True:
+                line = await reader.readline()
+                if line in (b"\r\n", b""):
+                    break
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value.strip())
+            if length:
+                await reader.readexactly(length)
+            latencies.append((time.perf_counter() - started) * 1000)
+            status = int(status_line.split()[1])
+            statuses[status] = statuses.get(status, 0) + 1
+            if status >= 400:
+                errors += 1
+    finally:
+        writer.close()
+    return errors
+
+
+async def _run(base: str, path: str, headers: dict[str, str], concurrency: int, seconds: float) -> LoadResult:
+    parts = urlsplit(base)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+    request = f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{head}\r\n".encode()
+    latencies: list[float] = []
+    statuses: dict[int, int] = {}
+    started = time.perf_counter()
+    until = started + seconds
+    errors = await asyncio.gather(
+        *(_worker(host, port, request, until, latencies, statuses) for _ in range(concurrency))
+    )
+    elapsed = time.perf_counter() - started
+    ordered = sorted(latencies)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else 0.0
+    return LoadResult(
+        path=path,
+        requests=len(latencies),
+        errors=sum(errors),
+        seconds=elapsed,
+        p50_ms=statistics.median(ordered) if ordered else 0.0,
+        p99_ms=p99,
+        statuses=statuses,
+    )
+
+
+def _child(args: tuple[str, str, dict[str, str], int, float], out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+    out.put(asyncio.run(_run(*args)))
+
+
+def measure(
+    base: str, path: str, headers: dict[str, str], *, concurrency: int = 16, seconds: float = 10
+) -> LoadResult:
+    """Load ``path`` from a second process for ``seconds``; the server runs in a process of its own."""
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    proc = context.Process(target=_child, args=((base, path, headers, concurrency, seconds), queue))
+    proc.start()
+    result: LoadResult = queue.get(timeout=seconds + 120)
+    proc.join(timeout=30)
+    return result
