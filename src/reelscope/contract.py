@@ -140,6 +140,7 @@ class ContractRoute(APIRoute):
                     except InsufficientCredits:
                         # §8.1: a 402 does not count against the rate limit
                         await runtime.limiter.release(ticket)
+                        call.rate = ticket.status.given_back()
                         raise
                 except BaseException:
                     await session.rollback()
