@@ -30,6 +30,9 @@ class SpecPrice:
 
 
 P = SpecPrice
+TREND = {"trend_analysis": "true"}
+DEEP = {"depth": "deep"}
+DI = {"data_intelligence_enabled": True}
 SPEC_PRICES: list[SpecPrice] = [
     # §4.1 digests $0.25
     P("GET", "/v1/videos/digest", 25, "get_videos_digest"),
@@ -48,7 +51,13 @@ SPEC_PRICES: list[SpecPrice] = [
     P("POST", "/v1/agents", 50, "create_agent", body={}),
     P("POST", "/v1/agents", 150, "create_agent", body={"data_intelligence_enabled": True}),
     P("POST", "/v1/agents", 0, "create_agent", body={"is_recurring": True}),
-    P("POST", "/v1/agents", 0, "create_agent", body={"is_recurring": True, "data_intelligence_enabled": True}),
+    P(
+        "POST",
+        "/v1/agents",
+        0,
+        "create_agent",
+        body={"is_recurring": True, "data_intelligence_enabled": True},
+    ),
     P("POST", "/v1/agents/suggest-keywords", 0, "suggest_agent_keywords"),
     P("GET", "/v1/agents/{id}/hooks", 25, "get_agent_hooks"),  # settles at 0 with Data Intelligence
     *(
@@ -110,7 +119,7 @@ SPEC_PRICES: list[SpecPrice] = [
     P("GET", "/v1/account/balance", 0, "get_account_balance"),
     # §4.7 creator lookup $0.50, +$0.50 with trend_analysis
     P("GET", "/v1/satellite/creator/{platform}/{username}", 50, "lookup_creator"),
-    P("GET", "/v1/satellite/creator/{platform}/{username}", 100, "lookup_creator", {"trend_analysis": "true"}),
+    P("GET", "/v1/satellite/creator/{platform}/{username}", 100, "lookup_creator", TREND),
     P("GET", "/v1/satellite/creator/status/{job_id}", 0),
     # batch: $0.50 per creator, $1.00 with audience data
     P("POST", "/v1/satellite/creators/batch", 150, "create_creator_batch", body={"handles": ["a", "b", "c"]}),
@@ -130,7 +139,7 @@ SPEC_PRICES: list[SpecPrice] = [
     # hashtag lookup: +$0.50 trend_analysis; deep +$0.50 (waived with trend_analysis); full +$1.50
     P("GET", "/v1/satellite/hashtags/{platform}/{hashtag}", 50, "lookup_hashtag"),
     P("GET", "/v1/satellite/hashtags/{platform}/{hashtag}", 50, "lookup_hashtag", {"depth": "standard"}),
-    P("GET", "/v1/satellite/hashtags/{platform}/{hashtag}", 100, "lookup_hashtag", {"trend_analysis": "true"}),
+    P("GET", "/v1/satellite/hashtags/{platform}/{hashtag}", 100, "lookup_hashtag", TREND),
     P("GET", "/v1/satellite/hashtags/{platform}/{hashtag}", 100, "lookup_hashtag", {"depth": "deep"}),
     P(
         "GET",
@@ -175,7 +184,7 @@ SPEC_PRICES: list[SpecPrice] = [
     ),
     P("POST", "/v1/tracking/creators/{id}/posts/collect", 50, "collect_creator_posts", body={}),
     P("POST", "/v1/tracking/creators/{id}/posts/collect", 50, "collect_creator_posts", {"depth": "standard"}),
-    P("POST", "/v1/tracking/creators/{id}/posts/collect", 100, "collect_creator_posts", body={"depth": "deep"}),
+    P("POST", "/v1/tracking/creators/{id}/posts/collect", 100, "collect_creator_posts", body=DEEP),
     P("POST", "/v1/tracking/creators/{id}/posts/collect", 200, "collect_creator_posts", {"depth": "full"}),
     P("GET", "/v1/audience/snapshot/{job_id}", 0),
     # sounds: details $0.05 (+$0.10 resolve=true on a fresh resolution), search $0.10, lists $0.25
@@ -236,7 +245,7 @@ class TestCoverage:
                 continue
             checked += 1
             quoted = PRICES[operation].quote(spec.params, spec.body)
-            assert quoted == spec.credits, f"{spec.method} {spec.path} ({operation}) {spec.params} {spec.body}"
+            assert quoted == spec.credits, (spec, operation)
         assert checked >= 1
 
     def test_priced_operations_are_in_the_table_before_their_family_exists(self) -> None:
