@@ -120,7 +120,9 @@ class ContractRoute(APIRoute):
                     )
                     call.rate = ticket.status
                     try:
-                        await billing_service.ensure_affordable(session, principal.team_id, call.quoted)
+                        await billing_service.ensure_affordable(
+                            session, principal.team_id, call.quoted, at=now
+                        )
                         request.state.session = session
                         response = await inner(request)
                         if not 200 <= response.status_code < 300:
