@@ -2,5 +2,7 @@
 
 from reelscope.models.account import ApiKey, RateLimitOverride, Team, User
 from reelscope.models.billing import LedgerEntry
+from reelscope.models.idempotency import IdempotencyRecord
 
 __all__ = ["ApiKey", "LedgerEntry", "RateLimitOverride", "Team", "User"]
+__all__ += ["IdempotencyRecord"]
