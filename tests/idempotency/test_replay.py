@@ -112,6 +112,17 @@ class TestReplay:
         assert await rows(runtime, team, "adjustment") == 1  # the handler ran once
         assert await balance(client, team) == 990
 
+    async def test_concurrent_retries_of_a_completed_request_all_replay(
+        self, client: httpx.AsyncClient, runtime: Runtime, team: TeamKey
+    ) -> None:
+        """Only a key without a stored response is held while in flight; replays do not block each other."""
+        await client.post("/v1/probe", json={"name": "a"}, headers=keyed(team, "k"))
+        retries = await asyncio.gather(
+            *(client.post("/v1/probe", json={"name": "a"}, headers=keyed(team, "k")) for _ in range(20))
+        )
+        assert {(r.status_code, r.headers["Idempotent-Replayed"]) for r in retries} == {(201, "true")}
+        assert await rows(runtime, team, "charge") == 1
+
     async def test_the_same_json_in_another_layout_is_the_same_request(
         self, client: httpx.AsyncClient, team: TeamKey
     ) -> None:

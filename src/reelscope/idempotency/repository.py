@@ -25,7 +25,11 @@ async def try_lock(session: AsyncSession, team_id: str, key: str) -> bool:
 
 
 async def get(session: AsyncSession, team_id: str, key: str) -> IdempotencyRecord | None:
-    stmt = select(IdempotencyRecord).where(IdempotencyRecord.team_id == team_id, IdempotencyRecord.key == key)
+    stmt = (
+        select(IdempotencyRecord)
+        .where(IdempotencyRecord.team_id == team_id, IdempotencyRecord.key == key)
+        .execution_options(populate_existing=True)
+    )
     return (await session.execute(stmt)).scalar_one_or_none()
 
 

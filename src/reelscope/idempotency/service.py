@@ -68,20 +68,31 @@ async def find_replay(
 
     409 ``conflict`` when a request with the key is still in flight, or the key was used for another request.
     """
-    if not await repository.try_lock(session, team_id, key):
-        raise Conflict(f"A request with this {HEADER} is still in progress; retry after it completes")
-    record = await repository.get(session, team_id, key)
+    record = await _live_record(session, team_id, key, now)
     if record is None:
-        return None
-    if record.expires_at <= now:
-        await repository.remove(session, record.id)
-        return None
+        # new to the team: hold the key for this request, then look again in case its holder just committed
+        if not await repository.try_lock(session, team_id, key):
+            raise Conflict(f"A request with this {HEADER} is still in progress; retry after it completes")
+        record = await _live_record(session, team_id, key, now)
+        if record is None:
+            return None
     if record.fingerprint != fingerprint:
         raise Conflict(f"This {HEADER} was already used for a different request; use a new key")
     log.info("idempotency.replayed", team_id=team_id, status_code=record.status_code)
     return StoredResponse(
         status_code=record.status_code, body=record.body, headers=[(n, v) for n, v in record.headers]
     )
+
+
+async def _live_record(
+    session: AsyncSession, team_id: str, key: str, now: datetime
+) -> IdempotencyRecord | None:
+    """The key's record if it is younger than 24 hours; an expired one is removed, freeing the key."""
+    record = await repository.get(session, team_id, key)
+    if record is not None and record.expires_at <= now:
+        await repository.remove(session, record.id)
+        return None
+    return record
 
 
 def remember(
