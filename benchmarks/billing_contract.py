@@ -1,8 +1,9 @@
 """Cost of the charge path of the request contract (ARCHITECTURE §3), in process over ASGI.
 
 Baseline: the free balance read (auth + rate limit, read transaction). Compared in the same run:
-a charged GET (write transaction + conditional debit + ledger row), a charged POST with a fresh
-Idempotency-Key each time (+ storing the response), and a replay of a stored key (no handler, no debit).
+a charged GET (write transaction + conditional debit + ledger row), a charged POST without and with a
+fresh Idempotency-Key each time (the difference is storing the response), and a replay of a stored key
+(no handler, no debit).
 Each is run sequentially and with 20 requests in flight. SQLite always; PostgreSQL when reachable.
 Writes benchmarks/results/billing_contract.json.
 """
@@ -108,6 +109,7 @@ async def run_backend(name: str, url: str) -> list[dict[str, Any]]:
         cases = {
             "free read (baseline)": lambda i: client.get("/v1/account/balance", headers=auth),
             "charged GET": lambda i: client.get("/v1/bench", headers=auth),
+            "charged POST, no key": lambda i: client.post("/v1/bench", json={"name": "x"}, headers=auth),
             "charged POST, new Idempotency-Key": lambda i: client.post(
                 "/v1/bench", json={"name": "x"}, headers={**auth, "Idempotency-Key": uuid.uuid4().hex}
             ),
