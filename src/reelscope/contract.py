@@ -163,14 +163,15 @@ class ContractRoute(APIRoute):
                     await session.begin()
                     principal = await auth_service.authenticate(session, token)
                     call.principal = principal
-                    if principal.scope == "read" and request.method not in SAFE_METHODS:
-                        raise Forbidden("This API key is read-only")
                     limits = await rate_limit_service.limits_for(session, principal.team_id, feature)
                     endpoint = path_format.replace("{platform}", str(request.path_params.get("platform", "")))
                     ticket = await runtime.limiter.hit(
                         key_id=principal.key_id, endpoint=endpoint, limits=limits, now=now
                     )
                     call.rate = ticket.status
+                    # after the count: §8.1 exempts only 401 and 402, and the 403 carries X-RateLimit-*
+                    if principal.scope == "read" and request.method not in SAFE_METHODS:
+                        raise Forbidden("This API key is read-only")
                     idempotent = await _idempotency_of(request)
                     if idempotent is not None:
                         replay = await idempotency_service.find_replay(

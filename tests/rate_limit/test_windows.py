@@ -273,6 +273,17 @@ class TestWhatCounts:
             assert "X-RateLimit-Remaining" not in response.headers
         assert (await get(client, rich)).headers["X-RateLimit-Remaining"] == "2"
 
+    async def test_a_403_counts_and_shows_the_headers(
+        self, client: httpx.AsyncClient, make_team: MakeTeam, set_limits: SetLimits
+    ) -> None:
+        reader = await make_team(1000, scope="read")
+        await set_limits(reader, per_minute=3)
+        refused = await client.post("/v1/probe", json={"name": "a"}, headers=reader.headers)
+        assert_error(refused, 403, "forbidden")
+        assert refused.headers["X-RateLimit-Limit"] == "3"
+        assert refused.headers["X-RateLimit-Remaining"] == "2"
+        assert (await get(client, reader)).headers["X-RateLimit-Remaining"] == "1"
+
     async def test_402s_do_not_count(
         self,
         client: httpx.AsyncClient,
