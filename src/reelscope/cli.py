@@ -324,6 +324,85 @@ def credits_add(
     )
 
 
+@credits_cli.command("auto-topup")
+def credits_auto_topup(
+    team: Annotated[str, typer.Option("--team", help="Team name.")],
+    below: Annotated[
+        int | None,
+        typer.Option("--below", min=1, help="Refill when a charge leaves fewer credits than this."),
+    ] = None,
+    amount: Annotated[
+        int | None, typer.Option("--amount", min=1, help="Credits added by each refill.")
+    ] = None,
+    off: Annotated[bool, typer.Option("--off", help="Switch auto top-up off.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Auto top-up (§8.2): refill AMOUNT when the balance drops below BELOW, at most once every 5 minutes."""
+    if off and (below is not None or amount is not None):
+        _fail("--off takes no --below or --amount")
+    if not off and (below is None or amount is None):
+        _fail("give both --below and --amount, or --off")
+
+    async def work(database: Database) -> dict[str, Any]:
+        async with database.transaction() as session:
+            found = await auth_service.team_by_name(session, team)
+            await billing_service.configure_auto_top_up(session, found.id, below=below, amount=amount)
+            setting = None if off else {"below_credits": below, "amount_credits": amount}
+            return {"team_id": found.id, "auto_top_up": setting}
+
+    result = _run_admin(load_settings(), work)
+    _emit(
+        as_json,
+        result,
+        lambda: console.print(
+            f"auto top-up for {team}: off"
+            if off
+            else f"auto top-up for {team}: add {amount} credits when below {below} (at most every 5 minutes)"
+        ),
+    )
+
+
+@credits_cli.command("verify")
+def credits_verify(as_json: JsonFlag = False) -> None:
+    """Check that every team's balance equals the sum of its ledger; exit status 1 if any does not."""
+
+    async def work(database: Database) -> dict[str, Any]:
+        async with database.transaction(write=False) as session:
+            checked = len(await auth_service.list_teams(session))
+            mismatches = await billing_service.verify_ledger(session)
+        return {
+            "ok": not mismatches,
+            "teams_checked": checked,
+            "mismatches": [
+                {
+                    "team_id": m.team_id,
+                    "name": m.name,
+                    "balance": m.balance,
+                    "ledger_sum": m.ledger_sum,
+                    "difference": m.balance - m.ledger_sum,
+                }
+                for m in mismatches
+            ],
+        }
+
+    result = _run_admin(load_settings(), work)
+
+    def human() -> None:
+        if result["ok"]:
+            console.print(f"all {result['teams_checked']} teams: balance equals the sum of the ledger")
+            return
+        table = Table("team_id", "name", "balance", "ledger sum", "difference")
+        for m in result["mismatches"]:
+            table.add_row(
+                m["team_id"], m["name"], str(m["balance"]), str(m["ledger_sum"]), str(m["difference"])
+            )
+        console.print(table)
+
+    _emit(as_json, result, human)
+    if not result["ok"]:
+        raise typer.Exit(code=1)
+
+
 # --- admin: limits ---------------------------------------------------------------------------------
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Annotated, Any
 
 import orjson
@@ -25,13 +26,17 @@ from reelscope.auth import service as auth_service
 from reelscope.auth.service import Principal
 from reelscope.billing import service as billing_service
 from reelscope.billing.prices import price_of
+from reelscope.idempotency import service as idempotency_service
 from reelscope.kit.clock import Clock
 from reelscope.kit.errors import Forbidden, InsufficientCredits, InvalidApiKey, MissingApiKey
 from reelscope.kit.ids import new_id
+from reelscope.kit.logging import get_logger
 from reelscope.rate_limit import service as rate_limit_service
 from reelscope.rate_limit.features import feature_of
 from reelscope.rate_limit.service import RateStatus
 from reelscope.runtime import Runtime
+
+log = get_logger(__name__)
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 bearer_scheme = HTTPBearer(auto_error=False, description="Authorization: Bearer reelscope_tkn_…")
@@ -83,6 +88,53 @@ async def _json_body(request: Request) -> dict[str, Any] | None:
     return parsed if isinstance(parsed, dict) else None
 
 
+@dataclass(frozen=True)
+class IdempotentRequest:
+    key: str
+    fingerprint: str
+
+
+async def _idempotency_of(request: Request) -> IdempotentRequest | None:
+    """A non-safe request's Idempotency-Key (ADR 0004); safe methods are idempotent already."""
+    raw = request.headers.get(idempotency_service.HEADER)
+    if raw is None or request.method in SAFE_METHODS:
+        return None
+    key = idempotency_service.parse_key(raw)
+    return IdempotentRequest(
+        key=key,
+        fingerprint=idempotency_service.fingerprint(request.method, request.url, await request.body()),
+    )
+
+
+def _replayed(stored: idempotency_service.StoredResponse) -> Response:
+    """The first response again, uncharged: X-Cost 0.00 and no X-Credits-Remaining (§8.2)."""
+    response = Response(content=stored.body, status_code=stored.status_code)
+    for name, value in stored.headers:
+        response.headers.append(name, value)
+    response.headers[idempotency_service.REPLAYED_HEADER] = "true"
+    return response
+
+
+def _remember(
+    session: AsyncSession, team_id: str, idempotent: IdempotentRequest, response: Response, now: datetime
+) -> None:
+    body = getattr(response, "body", None)
+    if not isinstance(body, bytes):
+        # a streamed response cannot be stored; the request still succeeds, without replay protection
+        log.warning("idempotency.not_stored", team_id=team_id, reason="streamed response")
+        return
+    idempotency_service.remember(
+        session,
+        team_id=team_id,
+        key=idempotent.key,
+        fingerprint=idempotent.fingerprint,
+        status_code=response.status_code,
+        body=body,
+        headers=[(n.decode("latin-1"), v.decode("latin-1")) for n, v in response.raw_headers],
+        now=now,
+    )
+
+
 class ContractRoute(APIRoute):
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         inner = super().get_route_handler()
@@ -111,16 +163,31 @@ class ContractRoute(APIRoute):
                     await session.begin()
                     principal = await auth_service.authenticate(session, token)
                     call.principal = principal
-                    if principal.scope == "read" and request.method not in SAFE_METHODS:
-                        raise Forbidden("This API key is read-only")
                     limits = await rate_limit_service.limits_for(session, principal.team_id, feature)
                     endpoint = path_format.replace("{platform}", str(request.path_params.get("platform", "")))
                     ticket = await runtime.limiter.hit(
                         key_id=principal.key_id, endpoint=endpoint, limits=limits, now=now
                     )
                     call.rate = ticket.status
+                    # after the count: §8.1 exempts only 401 and 402, and the 403 carries X-RateLimit-*
+                    if principal.scope == "read" and request.method not in SAFE_METHODS:
+                        raise Forbidden("This API key is read-only")
+                    idempotent = await _idempotency_of(request)
+                    if idempotent is not None:
+                        replay = await idempotency_service.find_replay(
+                            session,
+                            team_id=principal.team_id,
+                            key=idempotent.key,
+                            fingerprint=idempotent.fingerprint,
+                            now=now,
+                        )
+                        if replay is not None:
+                            await session.rollback()
+                            return _replayed(replay)
                     try:
-                        await billing_service.ensure_affordable(session, principal.team_id, call.quoted)
+                        await billing_service.ensure_affordable(
+                            session, principal.team_id, call.quoted, at=now
+                        )
                         request.state.session = session
                         response = await inner(request)
                         if not 200 <= response.status_code < 300:
@@ -136,10 +203,13 @@ class ContractRoute(APIRoute):
                                 reference=call.request_id,
                                 at=now,
                             )
+                        if idempotent is not None:
+                            _remember(session, principal.team_id, idempotent, response, now)
                         await session.commit()
                     except InsufficientCredits:
                         # §8.1: a 402 does not count against the rate limit
                         await runtime.limiter.release(ticket)
+                        call.rate = ticket.status.given_back()
                         raise
                 except BaseException:
                     await session.rollback()

@@ -70,9 +70,10 @@ def _creator_batch(_params: Params, body: Body) -> int:
     return count * per_creator
 
 
-def _post_collection(_params: Params, body: Body) -> int:
-    """§4.7: standard 50 videos $0.50, deep 200 $1.00, full 500 $2.00."""
-    depth = body.get("depth", "standard") if body else "standard"
+def _post_collection(params: Params, body: Body) -> int:
+    """§4.7: standard 50 videos $0.50, deep 200 $1.00, full 500 $2.00 (``depth`` in the body or query)."""
+    depth = body.get("depth") if body else None
+    depth = depth if depth is not None else params.get("depth", "standard")
     return {"deep": 100, "full": 200}.get(str(depth), 50)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.models import LedgerEntry, Team
@@ -27,6 +27,39 @@ async def debit_if_covered(session: AsyncSession, team_id: str, credits: int) ->
         .returning(Team.credits)
     )
     return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def refill_if_due(
+    session: AsyncSession, team_id: str, *, at: datetime, last_before: datetime
+) -> int | None:
+    """Add the team's auto top-up amount if its balance is below its threshold and its last refill was
+    at or before ``last_before``; the amount added, or None.
+
+    One conditional UPDATE, so two concurrent charges cannot both refill (the row lock makes the second
+    re-check ``auto_topup_last_at``).
+    """
+    stmt = (
+        update(Team)
+        .where(
+            Team.id == team_id,
+            Team.auto_topup_below.is_not(None),
+            Team.auto_topup_amount.is_not(None),
+            Team.credits < Team.auto_topup_below,
+            or_(Team.auto_topup_last_at.is_(None), Team.auto_topup_last_at <= last_before),
+        )
+        .values(credits=Team.credits + Team.auto_topup_amount, auto_topup_last_at=at)
+        .returning(Team.auto_topup_amount)
+    )
+    return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def set_auto_top_up(
+    session: AsyncSession, team_id: str, *, below: int | None, amount: int | None
+) -> None:
+    """Switch auto top-up on (both values) or off (both None); the time of the last refill is kept."""
+    await session.execute(
+        update(Team).where(Team.id == team_id).values(auto_topup_below=below, auto_topup_amount=amount)
+    )
 
 
 async def credit(session: AsyncSession, team_id: str, credits: int) -> int:

@@ -1,19 +1,17 @@
-"""Every SQLAlchemy model, imported here so Alembic and create_all see the whole schema."""
+"""Every SQLAlchemy model, imported here so Alembic and create_all see the whole schema.
 
-from reelscope.models.account import ApiKey, RateLimitOverride, Team, User
-from reelscope.models.billing import LedgerEntry
-from reelscope.models.trends import Trend, TrendGroup, TrendRanking, TrendReading, TrendRegion, TrendRun
+One line per model file, re-exported with ``X as X`` so each family appends a line without touching others.
+"""
 
-__all__ = [
-    "ApiKey",
-    "LedgerEntry",
-    "RateLimitOverride",
-    "Team",
-    "Trend",
-    "TrendGroup",
-    "TrendRanking",
-    "TrendReading",
-    "TrendRegion",
-    "TrendRun",
-    "User",
-]
+from reelscope.models.account import ApiKey as ApiKey
+from reelscope.models.account import RateLimitOverride as RateLimitOverride
+from reelscope.models.account import Team as Team
+from reelscope.models.account import User as User
+from reelscope.models.billing import LedgerEntry as LedgerEntry
+from reelscope.models.idempotency import IdempotencyRecord as IdempotencyRecord
+from reelscope.models.trends import Trend as Trend
+from reelscope.models.trends import TrendGroup as TrendGroup
+from reelscope.models.trends import TrendRanking as TrendRanking
+from reelscope.models.trends import TrendReading as TrendReading
+from reelscope.models.trends import TrendRegion as TrendRegion
+from reelscope.models.trends import TrendRun as TrendRun

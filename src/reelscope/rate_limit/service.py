@@ -21,6 +21,11 @@ class RateStatus:
     remaining: int
     reset_at: int  # Unix seconds
 
+    def given_back(self) -> RateStatus:
+        """The status once the request's count was released (a 402, §8.1): every window lost one count."""
+        remaining = min(self.limit, self.remaining + 1)
+        return RateStatus(limit=self.limit, remaining=remaining, reset_at=self.reset_at)
+
     def headers(self) -> dict[str, str]:
         return {
             "X-RateLimit-Limit": str(self.limit),
