@@ -1,7 +1,7 @@
 """trends
 
 Revision ID: 0006
-Revises: 0001
+Revises: 0002
 Create Date: 2026-11-21 07:47:24.290257
 """
 
@@ -14,7 +14,7 @@ import reelscope.kit.db
 
 
 revision: str = "0006"
-down_revision: str | None = "0001"
+down_revision: str | None = "0002"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
