@@ -1,0 +1,76 @@
+"""Enqueue after commit (ARCHITECTURE §5): messages wait on the session and leave only when it commits.
+
+``enqueue(session, ...)`` appends a message to ``session.info``; a class-wide ``after_commit`` listener
+hands them to the job engine bound to the session's ``Database`` (``JobEngine.bind``), and
+``after_rollback`` drops them. A message can still be lost after the commit (the process dies, the
+queue is down): work that must not be lost is a ``jobs`` row, which the dispatcher re-sends when its
+message is stale (ADR 0005).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
+
+from reelscope.kit.logging import get_logger
+
+log = get_logger(__name__)
+
+SENDER_KEY = "reelscope.job_sender"
+OUTBOUND_KEY = "reelscope.outbound"
+
+
+@dataclass(frozen=True)
+class Message:
+    """Run ``task`` with ``kwargs`` (a plain call), or run the jobs row ``job_id``."""
+
+    task: str | None = None
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    job_id: str | None = None
+
+
+class Sender(Protocol):
+    def send(self, messages: Sequence[Message]) -> None: ...
+
+
+def enqueue(session: AsyncSession, task: str, **kwargs: Any) -> None:
+    """Run registered ``task`` with ``kwargs`` once this transaction commits; never if it rolls back."""
+    _outbound(session).append(Message(task=task, kwargs=kwargs))
+
+
+def enqueue_job(session: AsyncSession, job_id: str) -> None:
+    """Run the jobs row ``job_id`` once this transaction commits (used by ``jobs.service``)."""
+    _outbound(session).append(Message(job_id=job_id))
+
+
+def _outbound(session: AsyncSession) -> list[Message]:
+    info = session.sync_session.info
+    if info.get(SENDER_KEY) is None:
+        # fail inside the transaction, so the caller's work rolls back instead of losing the message
+        raise RuntimeError("no job engine is bound to this session's Database (see JobEngine.bind)")
+    pending: list[Message] = info.setdefault(OUTBOUND_KEY, [])
+    return pending
+
+
+@event.listens_for(Session, "after_commit")
+def _send_after_commit(session: Session) -> None:
+    messages: list[Message] | None = session.info.pop(OUTBOUND_KEY, None)
+    if not messages:
+        return
+    sender: Sender = session.info[SENDER_KEY]
+    try:
+        sender.send(messages)
+    # the commit has happened: a queue failure must not turn it into an error; jobs rows are re-sent
+    # by the dispatcher, plain calls are lost (ADR 0005)
+    except Exception as exc:
+        log.error("jobs.send_failed", messages=len(messages), error_type=type(exc).__name__, exc_info=exc)
+
+
+@event.listens_for(Session, "after_rollback")
+def _drop_after_rollback(session: Session) -> None:
+    session.info.pop(OUTBOUND_KEY, None)
