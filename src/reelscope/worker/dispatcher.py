@@ -20,6 +20,9 @@ from reelscope.worker.context import TaskContext
 
 log = get_logger(__name__)
 
+# rows claimed per transaction
+BATCH = 100
+
 
 @dataclass(frozen=True)
 class DispatchReport:
@@ -35,11 +38,25 @@ async def dispatch_once(ctx: TaskContext) -> DispatchReport:
         expired = await jobs_service.expire_overdue(session, now=ctx.clock.now())
     async with ctx.db.transaction() as session:
         recovered = await jobs_service.recover_lost_leases(session, now=ctx.clock.now())
-    async with ctx.db.transaction() as session:
-        fired = await schedules_service.dispatch_due(session, now=ctx.clock.now())
-    async with ctx.db.transaction() as session:
-        resent = await jobs_service.resend_due(session, now=ctx.clock.now(), stale_after=stale_after)
-    report = DispatchReport(expired=expired, recovered=recovered, fired=len(fired), resent=len(resent))
+    fired = resent = 0
+    # batches in short transactions, until a batch comes back short: a backlog drains in one pass
+    while True:
+        async with ctx.db.transaction() as session:
+            batch = len(await schedules_service.dispatch_due(session, now=ctx.clock.now(), limit=BATCH))
+        fired += batch
+        if batch < BATCH:
+            break
+    while True:
+        async with ctx.db.transaction() as session:
+            batch = len(
+                await jobs_service.resend_due(
+                    session, now=ctx.clock.now(), stale_after=stale_after, limit=BATCH
+                )
+            )
+        resent += batch
+        if batch < BATCH:
+            break
+    report = DispatchReport(expired=expired, recovered=recovered, fired=fired, resent=resent)
     if expired or recovered or fired or resent:
         log.info("dispatcher.pass", **report.__dict__)
     return report
