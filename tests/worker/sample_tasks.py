@@ -12,6 +12,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from huey import crontab
+
 from reelscope.billing import service as billing_service
 from reelscope.worker import JobFailed, TaskContext, enqueue, task
 
@@ -70,3 +72,12 @@ async def blocking_credit(ctx: TaskContext, *, team_id: str, gate: str, marks: s
         await billing_service.add_credits(session, team_id, 1, reference=effect_reference(ctx), at=ctx.now())
         await ctx.complete(session, {"credited": 1, "attempt": ctx.job.attempt})
     return {"credited": 1}
+
+
+TICKS: list[str] = []
+
+
+@task("test.tick", periodic=crontab(minute="0", hour="*/2"))
+async def tick(ctx: TaskContext) -> None:
+    """A fixed system job (like the ~2 h momentum refresh): runs on the periodic consumer."""
+    TICKS.append(threading.current_thread().name)
