@@ -189,3 +189,20 @@ class TestConcurrentDispatchers:
             ).scalar_one()
         assert sorted(runs) == [1] * len(schedule_ids)
         assert credited == 30
+
+
+class TestMisconfiguredWorker:
+    async def test_a_schedule_whose_task_is_not_installed_skips_its_firing_without_blocking_others(
+        self, runtime: Runtime, jobs: JobEngine, task_context: TaskContext, team: TeamKey, clock: ManualClock
+    ) -> None:
+        orphan_id = await new_schedule(runtime, clock, team, "cron:0 9 * * *")
+        healthy_id = await new_schedule(runtime, clock, team, "cron:0 10 * * *")
+        async with runtime.db.transaction() as session:
+            orphan = await session.get(Schedule, orphan_id)
+            assert orphan is not None
+            orphan.task = "family.not_deployed"
+        clock.set(datetime(2026, 11, 22, 10, 0, tzinfo=UTC))
+        await dispatch_once(task_context)
+        assert await fired_jobs(runtime, orphan_id) == []
+        assert len(await fired_jobs(runtime, healthy_id)) == 1
+        assert (await load(runtime, orphan_id)).next_run_at == datetime(2026, 11, 23, 9, 0, tzinfo=UTC)

@@ -75,6 +75,35 @@ class TestEnqueueAfterCommit:
             assert (await session.execute(select(func.count()).select_from(Job))).scalar_one() == 0
             assert await effects(session) == 0
 
+    async def test_a_savepoint_rollback_drops_only_what_was_enqueued_inside_it(
+        self, runtime: Runtime, jobs: JobEngine, team: TeamKey
+    ) -> None:
+        async with runtime.db.transaction() as session:
+            enqueue(session, "test.credit", team_id=team.team_id, label="kept")
+            with pytest.raises(Rollback):
+                async with session.begin_nested():
+                    enqueue(session, "test.credit", team_id=team.team_id, label="dropped")
+                    raise Rollback
+            async with session.begin_nested():
+                enqueue(session, "test.credit", team_id=team.team_id, label="released")
+        jobs.drain()
+        async with runtime.db.transaction(write=False) as session:
+            assert await effects(session, "effect:kept") == 1
+            assert await effects(session, "effect:released") == 1
+            assert await effects(session, "effect:dropped") == 0
+
+    async def test_a_released_savepoint_sends_nothing_if_the_outer_transaction_rolls_back(
+        self, runtime: Runtime, jobs: JobEngine, team: TeamKey
+    ) -> None:
+        with pytest.raises(Rollback):
+            async with runtime.db.transaction() as session:
+                async with session.begin_nested():
+                    enqueue(session, "test.credit", team_id=team.team_id, label="inner")
+                raise Rollback
+        assert jobs.drain() == 0
+        async with runtime.db.transaction(write=False) as session:
+            assert await effects(session) == 0
+
     async def test_a_plain_task_call_runs_after_commit(
         self, runtime: Runtime, jobs: JobEngine, team: TeamKey
     ) -> None:

@@ -126,6 +126,11 @@ async def dispatch_due(session: AsyncSession, *, now: datetime, limit: int = 100
             session, schedule.id, fired_for=fired_for, next_run_at=following, now=now
         ):
             continue
+        if schedule.task not in registry.registered():
+            # a worker deployed without the family's tasks: skip this firing loudly rather than let one
+            # row fail every pass (it would stay due and block the rows behind it)
+            log.error("schedule.unknown_task", schedule_id=schedule.id, task=schedule.task)
+            continue
         params = {**schedule.params, "schedule_id": schedule.id, "scheduled_for": iso(fired_for)}
         job = await jobs_service.create(
             session,

@@ -1,10 +1,11 @@
 """Enqueue after commit (ARCHITECTURE §5): messages wait on the session and leave only when it commits.
 
-``enqueue(session, ...)`` appends a message to ``session.info``; a class-wide ``after_commit`` listener
-hands them to the job engine bound to the session's ``Database`` (``JobEngine.bind``), and
-``after_rollback`` drops them. A message can still be lost after the commit (the process dies, the
-queue is down): work that must not be lost is a ``jobs`` row, which the dispatcher re-sends when its
-message is stale (ADR 0005).
+``enqueue(session, ...)`` appends a message to ``session.info``, noting the (possibly nested) transaction
+it was enqueued in. A class-wide ``after_commit`` listener hands the messages to the job engine bound to
+the session's ``Database`` (``JobEngine.bind``) when the outermost transaction commits; a rollback drops
+the messages enqueued inside what it rolled back (a savepoint rollback keeps those enqueued before it).
+A message can still be lost after the commit (the process dies, the queue is down): work that must not
+be lost is a ``jobs`` row, which the dispatcher re-sends when its message is stale (ADR 0005).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any, Protocol
 
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, SessionTransaction
 
 from reelscope.kit.logging import get_logger
 
@@ -48,20 +49,36 @@ def enqueue_job(session: AsyncSession, job_id: str) -> None:
     _outbound(session).append(Message(job_id=job_id))
 
 
-def _outbound(session: AsyncSession) -> list[Message]:
-    info = session.sync_session.info
-    if info.get(SENDER_KEY) is None:
+class _Outbound:
+    """Appends messages tagged with the innermost transaction open at the time."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def append(self, message: Message) -> None:
+        transaction = self.session.get_nested_transaction() or self.session.get_transaction()
+        pending: list[tuple[Message, SessionTransaction | None]] = self.session.info.setdefault(
+            OUTBOUND_KEY, []
+        )
+        pending.append((message, transaction))
+
+
+def _outbound(session: AsyncSession) -> _Outbound:
+    sync = session.sync_session
+    if sync.info.get(SENDER_KEY) is None:
         # fail inside the transaction, so the caller's work rolls back instead of losing the message
         raise RuntimeError("no job engine is bound to this session's Database (see JobEngine.bind)")
-    pending: list[Message] = info.setdefault(OUTBOUND_KEY, [])
-    return pending
+    return _Outbound(sync)
 
 
 @event.listens_for(Session, "after_commit")
 def _send_after_commit(session: Session) -> None:
-    messages: list[Message] | None = session.info.pop(OUTBOUND_KEY, None)
-    if not messages:
+    if session.get_nested_transaction() is not None:
+        return  # a savepoint was released; the outer transaction may still roll back
+    pending: list[tuple[Message, SessionTransaction | None]] | None = session.info.pop(OUTBOUND_KEY, None)
+    if not pending:
         return
+    messages = [message for message, _ in pending]
     sender: Sender = session.info[SENDER_KEY]
     try:
         sender.send(messages)
@@ -71,6 +88,21 @@ def _send_after_commit(session: Session) -> None:
         log.error("jobs.send_failed", messages=len(messages), error_type=type(exc).__name__, exc_info=exc)
 
 
-@event.listens_for(Session, "after_rollback")
-def _drop_after_rollback(session: Session) -> None:
-    session.info.pop(OUTBOUND_KEY, None)
+@event.listens_for(Session, "after_soft_rollback")
+def _drop_rolled_back(session: Session, previous_transaction: SessionTransaction) -> None:
+    pending: list[tuple[Message, SessionTransaction | None]] | None = session.info.get(OUTBOUND_KEY)
+    if not pending:
+        return
+    kept = [(message, tx) for message, tx in pending if not _inside(tx, previous_transaction)]
+    if kept:
+        session.info[OUTBOUND_KEY] = kept
+    else:
+        session.info.pop(OUTBOUND_KEY)
+
+
+def _inside(transaction: SessionTransaction | None, ancestor: SessionTransaction) -> bool:
+    while transaction is not None:
+        if transaction is ancestor:
+            return True
+        transaction = transaction.parent
+    return False
