@@ -13,7 +13,7 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,8 @@ from reelscope.kit.clock import SystemClock
 from reelscope.kit.db import Database, create_database
 from reelscope.models import Job, LedgerEntry
 from reelscope.worker.engine import JobEngine
+from tests.fixtures.jobs import flush_redis
+from tests.fixtures.services import TEST_REDIS_URL, require_redis
 from tests.test_process import free_port, wait_until_up
 
 pytestmark = pytest.mark.process
@@ -37,8 +39,20 @@ BIN = Path(sys.executable).parent
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
+def queue(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The queue backend: SqliteHuey in the data dir, or RedisHuey (REELSCOPE_REDIS_URL)."""
+    if request.param == "redis":
+        require_redis()
+        flush_redis()
+        yield TEST_REDIS_URL
+        flush_redis()
+    else:
+        yield ""
+
+
 @pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
+def env(tmp_path: Path, queue: str) -> dict[str, str]:
     environment = {
         **os.environ,
         "REELSCOPE_DATA_DIR": str(tmp_path / "data"),
@@ -51,6 +65,8 @@ def env(tmp_path: Path) -> dict[str, str]:
     }
     environment.pop("REELSCOPE_DATABASE_URL", None)
     environment.pop("REELSCOPE_REDIS_URL", None)
+    if queue:
+        environment["REELSCOPE_REDIS_URL"] = queue
     return environment
 
 
@@ -65,7 +81,7 @@ async def side(env: dict[str, str]) -> AsyncIterator[tuple[Database, JobEngine, 
         check=True,
     )
     team_id = json.loads(done.stdout.strip().splitlines()[-1])["team_id"]
-    settings = Settings(data_dir=Path(env["REELSCOPE_DATA_DIR"]))
+    settings = Settings(data_dir=Path(env["REELSCOPE_DATA_DIR"]), redis_url=env.get("REELSCOPE_REDIS_URL"))
     database = create_database(settings.effective_database_url)
     engine = JobEngine(settings, SystemClock())
     engine.bind(database)
