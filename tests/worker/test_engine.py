@@ -133,12 +133,15 @@ class TestEnqueueAfterCommit:
         finally:
             await unbound.dispose()
 
-    async def test_an_unknown_task_is_refused_when_the_job_is_created(
+    async def test_an_unknown_task_is_refused_when_enqueued(
         self, runtime: Runtime, jobs: JobEngine, clock: ManualClock
     ) -> None:
         with pytest.raises(UnknownTask):
             async with runtime.db.transaction() as session:
                 await jobs_service.create(session, task="test.no_such_task", type="x", at=clock.now())
+        with pytest.raises(UnknownTask):
+            async with runtime.db.transaction() as session:
+                enqueue(session, "test.no_such_task")
 
 
 class TestWorkerLoop:

@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session, SessionTransaction
 
 from reelscope.kit.logging import get_logger
+from reelscope.worker import registry
 
 log = get_logger(__name__)
 
@@ -41,34 +42,24 @@ class Sender(Protocol):
 
 def enqueue(session: AsyncSession, task: str, **kwargs: Any) -> None:
     """Run registered ``task`` with ``kwargs`` once this transaction commits; never if it rolls back."""
-    _outbound(session).append(Message(task=task, kwargs=kwargs))
+    registry.get(task)  # a typo fails here, in the caller's transaction
+    _append(session, Message(task=task, kwargs=kwargs))
 
 
 def enqueue_job(session: AsyncSession, job_id: str) -> None:
     """Run the jobs row ``job_id`` once this transaction commits (used by ``jobs.service``)."""
-    _outbound(session).append(Message(job_id=job_id))
+    _append(session, Message(job_id=job_id))
 
 
-class _Outbound:
-    """Appends messages tagged with the innermost transaction open at the time."""
-
-    def __init__(self, session: Session) -> None:
-        self.session = session
-
-    def append(self, message: Message) -> None:
-        transaction = self.session.get_nested_transaction() or self.session.get_transaction()
-        pending: list[tuple[Message, SessionTransaction | None]] = self.session.info.setdefault(
-            OUTBOUND_KEY, []
-        )
-        pending.append((message, transaction))
-
-
-def _outbound(session: AsyncSession) -> _Outbound:
+def _append(session: AsyncSession, message: Message) -> None:
+    """Keep ``message`` on the session, tagged with the innermost transaction open now."""
     sync = session.sync_session
     if sync.info.get(SENDER_KEY) is None:
         # fail inside the transaction, so the caller's work rolls back instead of losing the message
         raise RuntimeError("no job engine is bound to this session's Database (see JobEngine.bind)")
-    return _Outbound(sync)
+    transaction = sync.get_nested_transaction() or sync.get_transaction()
+    pending: list[tuple[Message, SessionTransaction | None]] = sync.info.setdefault(OUTBOUND_KEY, [])
+    pending.append((message, transaction))
 
 
 @event.listens_for(Session, "after_commit")
