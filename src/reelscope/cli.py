@@ -387,7 +387,7 @@ def worker(
         ),
     ] = True,
 ) -> None:
-    """Run the job consumer only (scale-out). Stops on Ctrl-C after the jobs in hand (SIGTERM: at once)."""
+    """Run the job consumer only (scale-out). Ctrl-C waits up to 5 s for running jobs (retried if cut off)."""
     from reelscope.worker.consumer import run_worker
 
     settings = load_settings()
