@@ -29,6 +29,9 @@ from tests.fixtures.services import TEST_DATABASE_URL, TEST_REDIS_URL, require_p
 
 START = datetime(2026, 11, 21, 12, 0, 30, tzinfo=UTC)
 
+# the job engine fixtures: jobs, queue_backend, task_context and the all_queues marker
+pytest_plugins = ["tests.fixtures.jobs"]
+
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "both_databases: run on SQLite and on PostgreSQL")

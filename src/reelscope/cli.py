@@ -136,7 +136,14 @@ def serve(
     configure_logging(settings.log_level, json=settings.log_json)
     created = _bootstrap_demo(settings)
     _print_welcome(settings, created)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level=settings.log_level)
+    from reelscope.worker.consumer import start_embedded
+
+    app_ = create_app(settings)
+    embedded = start_embedded(settings)
+    try:
+        uvicorn.run(app_, host=settings.host, port=settings.port, log_level=settings.log_level)
+    finally:
+        embedded.stop()
 
 
 @app.command()
@@ -444,3 +451,26 @@ def limits_set(
 
     result = _run_admin(load_settings(), work)
     _emit(as_json, result, lambda: console.print(f"limits for {team} / {feature}: {result}"))
+
+
+# --- jobs ------------------------------------------------------------------------------------------
+
+
+@app.command()
+def worker(
+    periodic: Annotated[
+        bool,
+        typer.Option(
+            "--periodic/--no-periodic",
+            help="Also fire due schedules, recover lost jobs and run periodic tasks (keep one such worker).",
+        ),
+    ] = True,
+) -> None:
+    """Run the job consumer only (scale-out). Ctrl-C waits up to 5 s for running jobs (retried if cut off)."""
+    from reelscope.worker.consumer import run_worker
+
+    settings = load_settings()
+    configure_logging(settings.log_level, json=settings.log_json)
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    upgrade_to_head(settings.effective_database_url)
+    run_worker(settings, periodic=periodic)

@@ -45,6 +45,15 @@ class Settings(BaseSettings):
     # billing
     demo_team_credits: int = 1000
 
+    # jobs (worker/): the worker's lease on a running job, how often the dispatcher looks for due schedules
+    # and lost work, when a pending job's queue message counts as lost, and extra task modules to import
+    # (comma-separated; tests register test-only tasks this way)
+    job_workers: int = Field(default=2, ge=1)
+    job_lease_seconds: float = Field(default=300, gt=0)
+    job_dispatch_interval_seconds: float = Field(default=10, gt=0)
+    job_stale_after_seconds: float = Field(default=120, gt=0)
+    extra_task_modules: str = ""
+
     @cached_property
     def effective_database_url(self) -> str:
         if self.database_url:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 from redis.asyncio import Redis
@@ -11,6 +12,7 @@ from reelscope.kit.clock import Clock, SystemClock
 from reelscope.kit.db import Database, create_database
 from reelscope.rate_limit.service import RateLimiter
 from reelscope.rate_limit.storage import LimiterStorage, MemoryStorage, RedisStorage
+from reelscope.worker.engine import JobEngine
 
 
 @dataclass
@@ -20,8 +22,12 @@ class Runtime:
     db: Database
     limiter: RateLimiter
     redis: Redis | None = None
+    # sends what requests enqueue (after their commit); the API never runs tasks itself
+    jobs: JobEngine | None = None
 
     async def close(self) -> None:
+        if self.jobs is not None:
+            await asyncio.to_thread(self.jobs.close)
         await self.db.dispose()
         if self.redis is not None:
             await self.redis.aclose()
@@ -35,7 +41,7 @@ def build_runtime(settings: Settings, clock: Clock | None = None) -> Runtime:
         storage = RedisStorage(redis)
     else:
         storage = MemoryStorage()
-    return Runtime(
+    runtime = Runtime(
         settings=settings,
         clock=clock or SystemClock(),
         db=create_database(settings.effective_database_url, echo=settings.sql_echo),
@@ -44,3 +50,6 @@ def build_runtime(settings: Settings, clock: Clock | None = None) -> Runtime:
         ),
         redis=redis,
     )
+    runtime.jobs = JobEngine(settings, runtime.clock)
+    runtime.jobs.bind(runtime.db)
+    return runtime

@@ -113,3 +113,10 @@ async def count_entries(session: AsyncSession, team_id: str, kind: str) -> int:
         .where(LedgerEntry.team_id == team_id, LedgerEntry.kind == kind)
     )
     return int((await session.execute(stmt)).scalar_one())
+
+
+async def has_entry(session: AsyncSession, team_id: str, kind: str, reference: str) -> bool:
+    stmt = select(LedgerEntry.id).where(
+        LedgerEntry.team_id == team_id, LedgerEntry.kind == kind, LedgerEntry.reference == reference
+    )
+    return (await session.execute(stmt.limit(1))).first() is not None

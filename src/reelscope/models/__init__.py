@@ -15,3 +15,6 @@ from reelscope.models.trends import TrendRanking as TrendRanking
 from reelscope.models.trends import TrendReading as TrendReading
 from reelscope.models.trends import TrendRegion as TrendRegion
 from reelscope.models.trends import TrendRun as TrendRun
+from reelscope.models.events import OutboxEvent as OutboxEvent
+from reelscope.models.jobs import Job as Job
+from reelscope.models.jobs import Schedule as Schedule

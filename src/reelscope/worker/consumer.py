@@ -1,0 +1,113 @@
+"""Consumers: the standalone ``reelscope worker`` and the one ``reelscope serve`` embeds in threads.
+
+Both run Huey's consumer (thread workers) on a ``JobEngine`` of their own and, with periodic tasks on,
+the dispatcher thread (``dispatch_once`` every ``REELSCOPE_JOB_DISPATCH_INTERVAL_SECONDS``) and Huey's
+periodic tasks. The embedded one leaves signals to uvicorn and is stopped by ``serve`` after uvicorn
+returns; a job still running then is picked up again through its lease (no work is lost).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from huey.consumer import Consumer
+
+from reelscope.config import Settings
+from reelscope.kit.clock import SystemClock
+from reelscope.kit.logging import get_logger
+from reelscope.worker.dispatcher import dispatch_once
+from reelscope.worker.engine import JobEngine
+
+log = get_logger(__name__)
+
+# an idle SQLite queue is polled at least this often (Redis blocks on the list instead)
+MAX_POLL_DELAY_SECONDS = 1.0
+SHUTDOWN_TIMEOUT_SECONDS = 5.0
+
+
+class Dispatcher:
+    """Runs ``dispatch_once`` on its own worker loop every ``interval`` seconds until stopped."""
+
+    def __init__(self, engine: JobEngine, interval: float) -> None:
+        self.engine = engine
+        self.interval = interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="reelscope-dispatcher", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self, timeout: float = SHUTDOWN_TIMEOUT_SECONDS) -> None:
+        self._stop.set()
+        self._thread.join(timeout)
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.engine.run(dispatch_once)
+            # keep dispatching: a failed pass (database briefly away) is retried on the next tick
+            except Exception as exc:
+                log.error("dispatcher.failed", error_type=type(exc).__name__, exc_info=exc)
+            self._stop.wait(self.interval)
+
+
+class _EmbeddedConsumer(Consumer):  # type: ignore[misc]  # huey is untyped
+    def _set_signal_handlers(self) -> None:
+        """uvicorn owns the signals of ``serve``; it stops us through ``EmbeddedWorker.stop``."""
+
+
+@dataclass
+class EmbeddedWorker:
+    engine: JobEngine
+    consumer: Consumer
+    dispatcher: Dispatcher | None
+
+    def stop(self) -> None:
+        self.consumer.stop(graceful=True)
+        if self.dispatcher is not None:
+            self.dispatcher.stop()
+        self.engine.close()
+        log.info("worker.stopped")
+
+
+def _consumer(cls: type[Consumer], engine: JobEngine, *, periodic: bool) -> Consumer:
+    if periodic:
+        engine.register_periodic()
+    return cls(
+        engine.huey,
+        workers=engine.settings.job_workers,
+        periodic=periodic,
+        worker_type="thread",
+        max_delay=MAX_POLL_DELAY_SECONDS,
+        shutdown_timeout=SHUTDOWN_TIMEOUT_SECONDS,
+    )
+
+
+def start_embedded(settings: Settings, *, periodic: bool = True) -> EmbeddedWorker:
+    """Start a consumer (and the dispatcher) in threads of this process; returns at once."""
+    engine = JobEngine(settings, SystemClock())
+    consumer = _consumer(_EmbeddedConsumer, engine, periodic=periodic)
+    consumer.start()
+    dispatcher = Dispatcher(engine, settings.job_dispatch_interval_seconds) if periodic else None
+    if dispatcher is not None:
+        dispatcher.start()
+    log.info("worker.started", embedded=True, workers=settings.job_workers, periodic=periodic)
+    return EmbeddedWorker(engine=engine, consumer=consumer, dispatcher=dispatcher)
+
+
+def run_worker(settings: Settings, *, periodic: bool = True) -> None:
+    """Run a consumer in the foreground until SIGINT (graceful) or SIGTERM."""
+    engine = JobEngine(settings, SystemClock())
+    consumer = _consumer(Consumer, engine, periodic=periodic)
+    dispatcher = Dispatcher(engine, settings.job_dispatch_interval_seconds) if periodic else None
+    if dispatcher is not None:
+        dispatcher.start()
+    log.info("worker.started", embedded=False, workers=settings.job_workers, periodic=periodic)
+    try:
+        consumer.run()
+    finally:
+        if dispatcher is not None:
+            dispatcher.stop()
+        engine.close()
+        log.info("worker.stopped")

@@ -1,0 +1,75 @@
+"""What a task body receives: the worker's settings, clock and database, and the job it runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from reelscope.config import Settings
+from reelscope.jobs import repository as jobs_repository
+from reelscope.kit.clock import Clock
+from reelscope.kit.db import Database
+
+
+@dataclass(frozen=True)
+class JobRun:
+    """The claimed attempt of a jobs row, as the task body sees it."""
+
+    id: str
+    task: str
+    type: str
+    team_id: str | None
+    resource_type: str | None
+    resource_id: str | None
+    params: dict[str, Any]
+    attempt: int
+    lease_token: str
+    charged_credits: int
+
+
+class JobLost(Exception):
+    """This attempt no longer owns the job (its lease was reclaimed, or the job expired or completed)."""
+
+
+class JobFailed(Exception):
+    """Raised by a task body: the attempt failed with an error a client may see (``{code, message}``).
+
+    ``retry=False`` gives up at once (the job then shows ``failed`` until its retry window ends, §2.6).
+    """
+
+    def __init__(self, code: str, message: str, *, retry: bool = True) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.retry = retry
+
+
+@dataclass
+class TaskContext:
+    settings: Settings
+    clock: Clock
+    # bound to the worker's own event loop; also bound to the job engine, so tasks can enqueue more work
+    db: Database
+    job: JobRun | None = None
+    completed: bool = False
+
+    def now(self) -> datetime:
+        return self.clock.now()
+
+    async def complete(self, session: AsyncSession, result: Any = None) -> None:
+        """Mark the job completed in the caller's transaction, beside the side effect it records.
+
+        Raises ``JobLost`` when this attempt no longer owns the job, which rolls the side effect back:
+        that is what keeps a side effect from happening twice.
+        """
+        if self.job is None:
+            raise RuntimeError("complete() is only for tasks that run a jobs row")
+        done = await jobs_repository.complete(
+            session, self.job.id, self.job.lease_token, result=result, now=self.clock.now()
+        )
+        if not done:
+            raise JobLost(self.job.id)
+        self.completed = True

@@ -1,0 +1,83 @@
+"""The task registry: ``@task("name")`` names an async body the worker can run (STYLE "Jobs are small").
+
+Task bodies live in their family's ``tasks.py`` beside the code they drive. The worker (and the API, which
+checks a job's task name when it creates the job) imports every ``reelscope.<family>.tasks`` module it finds,
+plus the modules listed in ``REELSCOPE_EXTRA_TASK_MODULES`` (comma-separated; tests register test-only
+tasks this way).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypeVar
+
+import reelscope
+
+TaskBody = Callable[..., Awaitable[Any]]
+F = TypeVar("F", bound=TaskBody)
+
+
+@dataclass(frozen=True)
+class TaskDef:
+    name: str
+    body: TaskBody
+    # a Huey ``crontab(...)`` for fixed system jobs (momentum, rollups): run by the periodic consumer
+    periodic: Callable[[datetime], bool] | None = None
+
+
+class UnknownTask(LookupError):
+    pass
+
+
+_TASKS: dict[str, TaskDef] = {}
+
+
+def task(name: str, *, periodic: Callable[[datetime], bool] | None = None) -> Callable[[F], F]:
+    """Register ``async def body(ctx: TaskContext, **params)`` under ``name``.
+
+    The body takes ids (JSON values), opens its own transactions on ``ctx.db``, can run twice without
+    harm, and returns what it did (a JSON value, stored as the job's result). CPU-heavy work goes
+    through ``asyncio.to_thread`` so the worker's loop stays free (ARCHITECTURE §5).
+    """
+
+    def register(body: F) -> F:
+        existing = _TASKS.get(name)
+        if existing is not None and _origin(existing.body) != _origin(body):
+            raise ValueError(f"task {name!r} is already registered by {_origin(existing.body)}")
+        _TASKS[name] = TaskDef(name=name, body=body, periodic=periodic)
+        return body
+
+    return register
+
+
+def get(name: str) -> TaskDef:
+    try:
+        return _TASKS[name]
+    except KeyError:
+        raise UnknownTask(f"no task is registered as {name!r}") from None
+
+
+def registered() -> dict[str, TaskDef]:
+    return dict(_TASKS)
+
+
+def discover(extra_modules: str = "") -> list[str]:
+    """Import every ``reelscope.<package>.tasks`` module and the extra ones; the names imported."""
+    names = [
+        f"reelscope.{info.name}.tasks"
+        for info in pkgutil.iter_modules(reelscope.__path__)
+        if info.ispkg and importlib.util.find_spec(f"reelscope.{info.name}.tasks") is not None
+    ]
+    names += [name.strip() for name in extra_modules.split(",") if name.strip()]
+    for name in names:
+        importlib.import_module(name)
+    return names
+
+
+def _origin(body: TaskBody) -> str:
+    return f"{body.__module__}.{body.__qualname__}"

@@ -1,0 +1,83 @@
+"""Test-only tasks. Imported by the tests, and by real worker processes through
+REELSCOPE_EXTRA_TASK_MODULES=tests.worker.sample_tasks (with the project root on PYTHONPATH).
+
+Their side effect is a ledger row (+credits for a team) whose reference names the job, so a test can
+count how many times the side effect happened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+from huey import crontab
+
+from reelscope.billing import service as billing_service
+from reelscope.worker import JobFailed, TaskContext, enqueue, task
+
+
+def effect_reference(ctx: TaskContext, label: str | None = None) -> str:
+    return f"effect:{ctx.job.id if ctx.job else label}"
+
+
+@task("test.credit")
+async def credit(
+    ctx: TaskContext, *, team_id: str, credits: int = 1, label: str | None = None, **_: Any
+) -> Any:
+    """The side effect and the job's completion in one transaction (the pattern real tasks follow)."""
+    result = {"credited": credits}
+    async with ctx.db.transaction() as session:
+        await billing_service.add_credits(
+            session, team_id, credits, reference=effect_reference(ctx, label), at=ctx.now()
+        )
+        if ctx.job is not None:
+            await ctx.complete(session, result)
+    return result
+
+
+@task("test.where")
+async def where(ctx: TaskContext) -> dict[str, Any]:
+    """Reports the thread and loop it ran on."""
+    return {"thread": threading.current_thread().name, "loop": id(asyncio.get_running_loop())}
+
+
+@task("test.fail")
+async def fail(ctx: TaskContext, *, retry: bool = True) -> None:
+    raise JobFailed("upstream_error", "The source did not answer", retry=retry)
+
+
+@task("test.crash")
+async def crash(ctx: TaskContext) -> None:
+    raise RuntimeError("boom")
+
+
+@task("test.followup")
+async def followup(ctx: TaskContext, *, team_id: str) -> dict[str, int]:
+    """Enqueues more work from inside a task; it is sent when this transaction commits."""
+    async with ctx.db.transaction() as session:
+        enqueue(session, "test.credit", team_id=team_id, label="followup")
+    return {"enqueued": 1}
+
+
+@task("test.blocking_credit")
+async def blocking_credit(ctx: TaskContext, *, team_id: str, gate: str, marks: str) -> dict[str, int]:
+    """Marks that attempt N started, waits for the gate file, then credits and completes at once."""
+    assert ctx.job is not None
+    Path(marks, f"started-{ctx.job.attempt}").touch()
+    while not Path(gate).exists():
+        await asyncio.sleep(0.05)
+    async with ctx.db.transaction() as session:
+        await billing_service.add_credits(session, team_id, 1, reference=effect_reference(ctx), at=ctx.now())
+        await ctx.complete(session, {"credited": 1, "attempt": ctx.job.attempt})
+    return {"credited": 1}
+
+
+TICKS: list[str] = []
+
+
+@task("test.tick", periodic=crontab(minute="0", hour="*/2"))
+async def tick(ctx: TaskContext) -> None:
+    """A fixed system job (like the ~2 h momentum refresh): runs on the periodic consumer."""
+    TICKS.append(threading.current_thread().name)
