@@ -8,13 +8,13 @@ from reelscope.models.account import RateLimitOverride as RateLimitOverride
 from reelscope.models.account import Team as Team
 from reelscope.models.account import User as User
 from reelscope.models.billing import LedgerEntry as LedgerEntry
+from reelscope.models.events import OutboxEvent as OutboxEvent
 from reelscope.models.idempotency import IdempotencyRecord as IdempotencyRecord
+from reelscope.models.jobs import Job as Job
+from reelscope.models.jobs import Schedule as Schedule
 from reelscope.models.trends import Trend as Trend
 from reelscope.models.trends import TrendGroup as TrendGroup
 from reelscope.models.trends import TrendRanking as TrendRanking
 from reelscope.models.trends import TrendReading as TrendReading
 from reelscope.models.trends import TrendRegion as TrendRegion
 from reelscope.models.trends import TrendRun as TrendRun
-from reelscope.models.events import OutboxEvent as OutboxEvent
-from reelscope.models.jobs import Job as Job
-from reelscope.models.jobs import Schedule as Schedule
