@@ -161,9 +161,10 @@ class ContractRoute(APIRoute):
             async with factory() as session:
                 try:
                     await session.begin()
-                    principal = await auth_service.authenticate(session, token)
+                    caller = await auth_service.identify(session, token, feature)
+                    principal = caller.principal
                     call.principal = principal
-                    limits = await rate_limit_service.limits_for(session, principal.team_id, feature)
+                    limits = rate_limit_service.apply_override(feature, caller.limit_override)
                     endpoint = path_format.replace("{platform}", str(request.path_params.get("platform", "")))
                     ticket = await runtime.limiter.hit(
                         key_id=principal.key_id, endpoint=endpoint, limits=limits, now=now
@@ -186,7 +187,7 @@ class ContractRoute(APIRoute):
                             return _replayed(replay)
                     try:
                         await billing_service.ensure_affordable(
-                            session, principal.team_id, call.quoted, at=now
+                            session, principal.team_id, call.quoted, at=now, known_balance=caller.balance
                         )
                         request.state.session = session
                         response = await inner(request)
@@ -202,6 +203,7 @@ class ContractRoute(APIRoute):
                                 operation=operation,
                                 reference=call.request_id,
                                 at=now,
+                                auto_top_up_below=caller.auto_top_up_below,
                             )
                         if idempotent is not None:
                             _remember(session, principal.team_id, idempotent, response, now)

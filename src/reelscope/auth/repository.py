@@ -17,6 +17,31 @@ async def get_active_key_by_hash(session: AsyncSession, key_hash: str) -> ApiKey
     return (await session.execute(stmt)).scalar_one_or_none()
 
 
+async def get_caller(session: AsyncSession, key_hash: str, feature: str) -> Any | None:
+    """Everything the request contract needs about a key in one round trip: the key, its team's
+    balance and auto top-up threshold, and the team's custom limits for ``feature`` (if any)."""
+    stmt = (
+        select(
+            ApiKey.id,
+            ApiKey.team_id,
+            ApiKey.user_id,
+            ApiKey.scope,
+            Team.credits,
+            Team.auto_topup_below,
+            RateLimitOverride.per_minute,
+            RateLimitOverride.per_hour,
+            RateLimitOverride.per_day,
+        )
+        .join(Team, Team.id == ApiKey.team_id)
+        .outerjoin(
+            RateLimitOverride,
+            (RateLimitOverride.team_id == ApiKey.team_id) & (RateLimitOverride.feature == feature),
+        )
+        .where(ApiKey.key_hash == key_hash, ApiKey.is_active.is_(True))
+    )
+    return (await session.execute(stmt)).first()
+
+
 async def get_team(session: AsyncSession, team_id: str) -> Team | None:
     return await session.get(Team, team_id)
 

@@ -25,6 +25,16 @@ class Principal:
 
 
 @dataclass(frozen=True)
+class Caller:
+    """The principal plus what the contract needs next, read with it in one query."""
+
+    principal: Principal
+    balance: int
+    auto_top_up_below: int | None
+    limit_override: tuple[int | None, int | None, int | None] | None
+
+
+@dataclass(frozen=True)
 class IssuedKey:
     api_key: str
     key: ApiKey
@@ -48,6 +58,23 @@ async def authenticate(session: AsyncSession, token: str) -> Principal:
     if key is None:
         raise InvalidApiKey()
     return Principal(team_id=key.team_id, user_id=key.user_id, key_id=key.id, scope=key.scope)
+
+
+async def identify(session: AsyncSession, token: str, feature: str) -> Caller:
+    """``authenticate`` for the request contract: the principal with its team's balance and limits."""
+    if not keys.is_well_formed(token):
+        raise InvalidApiKey()
+    row = await repository.get_caller(session, keys.hash_key(token), feature)
+    if row is None:
+        raise InvalidApiKey()
+    key_id, team_id, user_id, scope, credits, below, per_minute, per_hour, per_day = row
+    has_override = any(v is not None for v in (per_minute, per_hour, per_day))
+    return Caller(
+        principal=Principal(team_id=team_id, user_id=user_id, key_id=key_id, scope=scope),
+        balance=credits,
+        auto_top_up_below=below,
+        limit_override=(per_minute, per_hour, per_day) if has_override else None,
+    )
 
 
 async def create_team(session: AsyncSession, name: str, credits: int, at: datetime) -> Team:

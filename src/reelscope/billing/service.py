@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import Enum
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -23,6 +24,15 @@ AUTO_TOP_UP_INTERVAL = timedelta(minutes=5)
 AUTO_TOP_UP_REFERENCE = "auto top-up"
 
 
+class Unknown(Enum):
+    """Marks an argument the caller did not look up (so the callee must)."""
+
+    UNKNOWN = "unknown"
+
+
+UNKNOWN = Unknown.UNKNOWN
+
+
 @dataclass(frozen=True)
 class LedgerMismatch:
     team_id: str
@@ -38,12 +48,15 @@ async def balance(session: AsyncSession, team_id: str) -> int:
     return value
 
 
-async def ensure_affordable(session: AsyncSession, team_id: str, price: int, *, at: datetime) -> None:
+async def ensure_affordable(
+    session: AsyncSession, team_id: str, price: int, *, at: datetime, known_balance: int | None = None
+) -> None:
     """402 before any work when the balance is below the price (§7), unless an auto top-up that is due
-    refills it first (§8.2); that refill is part of the request's transaction."""
+    refills it first (§8.2); that refill is part of the request's transaction. ``known_balance`` saves a
+    query when the caller read the balance in this transaction already."""
     if price <= 0:
         return
-    remaining = await balance(session, team_id)
+    remaining = known_balance if known_balance is not None else await balance(session, team_id)
     if remaining < price:
         remaining = await auto_top_up(session, team_id, at=at) or remaining
     if remaining < price:
@@ -51,7 +64,14 @@ async def ensure_affordable(session: AsyncSession, team_id: str, price: int, *, 
 
 
 async def charge(
-    session: AsyncSession, team_id: str, price: int, *, operation: str, reference: str | None, at: datetime
+    session: AsyncSession,
+    team_id: str,
+    price: int,
+    *,
+    operation: str,
+    reference: str | None,
+    at: datetime,
+    auto_top_up_below: int | Unknown | None = UNKNOWN,
 ) -> int:
     """Debit ``price`` in the caller's transaction; the balance after. Raises 402 if it cannot be covered.
 
@@ -73,6 +93,8 @@ async def charge(
         reference=reference,
         at=at,
     )
+    if auto_top_up_below is None or (isinstance(auto_top_up_below, int) and remaining >= auto_top_up_below):
+        return remaining  # no refill can be due: skip the conditional update
     return await auto_top_up(session, team_id, at=at) or remaining
 
 

@@ -54,6 +54,19 @@ def window_bounds(now: datetime) -> dict[str, tuple[datetime, datetime]]:
     }
 
 
+def apply_override(feature: str, override: tuple[int | None, int | None, int | None] | None) -> Limits:
+    """The table's limits, each window replaced by the team's custom value where one is set."""
+    table = FEATURE_LIMITS[feature]
+    if override is None:
+        return table
+    per_minute, per_hour, per_day = override
+    return Limits(
+        per_minute=per_minute if per_minute is not None else table.per_minute,
+        per_hour=per_hour if per_hour is not None else table.per_hour,
+        per_day=per_day if per_day is not None else table.per_day,
+    )
+
+
 async def limits_for(session: AsyncSession, team_id: str, feature: str) -> Limits:
     """The table's limits, each window replaced by the team's custom value where one is set."""
     table = FEATURE_LIMITS[feature]
