@@ -7,6 +7,7 @@ from fastapi import APIRouter, Security
 from reelscope.account.endpoints import router as account_router
 from reelscope.contract import ContractRoute, bearer_scheme
 from reelscope.kit.schemas import CONTRACT_ERRORS, errors
+from reelscope.webhook.endpoints import router as webhook_router
 
 v1 = APIRouter(
     prefix="/v1",
@@ -15,3 +16,4 @@ v1 = APIRouter(
     responses=errors(*CONTRACT_ERRORS),
 )
 v1.include_router(account_router)
+v1.include_router(webhook_router)

@@ -2,5 +2,15 @@
 
 from reelscope.models.account import ApiKey, RateLimitOverride, Team, User
 from reelscope.models.billing import LedgerEntry
+from reelscope.models.webhook import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 
-__all__ = ["ApiKey", "LedgerEntry", "RateLimitOverride", "Team", "User"]
+__all__ = [
+    "ApiKey",
+    "LedgerEntry",
+    "RateLimitOverride",
+    "Team",
+    "User",
+    "WebhookAttempt",
+    "WebhookDelivery",
+    "WebhookEndpoint",
+]
