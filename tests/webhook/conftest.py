@@ -12,8 +12,11 @@ import httpx
 import pytest
 
 from reelscope.config import Settings
+from reelscope.kit.clock import ManualClock
+from reelscope.kit.ids import new_id
 from reelscope.main import create_app
 from reelscope.runtime import Runtime
+from reelscope.webhook.delivery import DeliveryReport, deliver_due, fan_out
 from reelscope.webhook.endpoints import get_address_guard
 from reelscope.webhook.network import AddressGuard, StaticResolver, guard_from_settings
 from reelscope.webhook.transport import DeliveryClient, policy_from_settings
@@ -22,7 +25,12 @@ from tests.webhook.receiver import RECEIVER_HOST, Receiver, ReceiverServer, TlsF
 
 # names the tests resolve by hand: the receiver's, and one that points into a private network
 RESOLVER = StaticResolver(
-    {RECEIVER_HOST: ["127.0.0.1"], "rebind.test": ["10.1.2.3"], "public.test": ["93.184.215.14"]}
+    {
+        RECEIVER_HOST: ["127.0.0.1"],
+        "rebind.test": ["10.1.2.3"],
+        "public.test": ["93.184.215.14"],
+        "wrong.test": ["127.0.0.1"],
+    }
 )
 
 
@@ -95,3 +103,56 @@ def create_webhook(client: httpx.AsyncClient, receiver: Receiver) -> CreateWebho
         return created
 
     return create
+
+
+Publish = Callable[..., Awaitable[str]]
+
+
+@pytest.fixture
+def publish(runtime: Runtime, clock: ManualClock) -> Publish:
+    """What the outbox worker will do: fan an event out in a transaction of its own."""
+
+    async def publish(
+        event: str,
+        data: dict[str, Any] | None = None,
+        *,
+        team_id: str | None = None,
+        event_id: str | None = None,
+    ) -> str:
+        event_id = event_id or new_id()
+        async with runtime.db.transaction() as session:
+            await fan_out(session, event_id, event, data or {"run_id": event_id}, team_id, clock.now())
+        return event_id
+
+    return publish
+
+
+Deliver = Callable[[], Awaitable[DeliveryReport]]
+
+
+@pytest.fixture
+def deliver(runtime: Runtime, clock: ManualClock, sender: DeliveryClient) -> Deliver:
+    """What the periodic job will do: attempt every due delivery."""
+
+    async def deliver() -> DeliveryReport:
+        return await deliver_due(runtime.db, clock, sender)
+
+    return deliver
+
+
+ReadLog = Callable[..., Awaitable[list[dict[str, Any]]]]
+
+
+@pytest.fixture
+def read_log(client: httpx.AsyncClient) -> ReadLog:
+    """The first page of a webhook's delivery log, through HTTP."""
+
+    async def read(team: TeamKey, hook_id: str) -> list[dict[str, Any]]:
+        response = await client.get(
+            f"/v1/webhooks/{hook_id}/deliveries", params={"limit": 100}, headers=team.headers
+        )
+        assert response.status_code == 200, response.text
+        deliveries: list[dict[str, Any]] = response.json()["deliveries"]
+        return deliveries
+
+    return read

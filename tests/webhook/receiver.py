@@ -3,8 +3,9 @@
 A throwaway CA and a server certificate (for ``receiver.test`` and 127.0.0.1) are made with
 ``cryptography``; the server is uvicorn running a tiny ASGI app in a thread of its own. What it does
 depends on the path: ``/status/NNN`` answers NNN, ``/redirect`` answers 302 to ``/ok``, ``/hang``
-holds the request until released, ``/script`` answers the next status queued in ``script``, and any
-other path answers 200.
+holds the request until released, ``/gate`` holds it while ``hold`` is set, ``/switch`` answers
+``switch_status``, ``/script`` answers the next status queued in ``script``, and any other path
+answers 200.
 """
 
 from __future__ import annotations
@@ -129,6 +130,8 @@ class Receiver:
     port: int = 0
     received: list[Received] = field(default_factory=list)
     script: deque[int] = field(default_factory=deque)
+    switch_status: int = 200
+    hold: threading.Event = field(default_factory=threading.Event)
     release: threading.Event = field(default_factory=threading.Event)
     arrived: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -144,6 +147,8 @@ class Receiver:
         with self._lock:
             self.received.clear()
         self.script.clear()
+        self.switch_status = 200
+        self.hold.clear()
         self.release.clear()
         self.arrived.clear()
 
@@ -168,6 +173,11 @@ class Receiver:
             status, extra = 302, [(b"location", self.url("/ok").encode())]
         elif path == "/script":
             status = self.script.popleft() if self.script else 200
+        elif path == "/switch":
+            status = self.switch_status
+        elif path == "/gate":
+            while self.hold.is_set() and not self.release.is_set():
+                await asyncio.sleep(0.01)
         elif path == "/hang":
             while not self.release.is_set():
                 await asyncio.sleep(0.01)

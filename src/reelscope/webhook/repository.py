@@ -147,7 +147,7 @@ async def claim_due(
         .order_by(WebhookDelivery.next_attempt_at)
         .execution_options(populate_existing=True)
     )
-    return [(delivery, endpoint) for delivery, endpoint in rows.tuples()]
+    return [(delivery, endpoint) for delivery, endpoint in rows.all()]
 
 
 async def finish_attempt(session: AsyncSession, delivery_id: str, token: str, values: dict[str, Any]) -> bool:
