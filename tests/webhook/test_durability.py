@@ -15,7 +15,7 @@ import pytest
 from reelscope.config import Settings
 from reelscope.kit.clock import ManualClock
 from reelscope.runtime import Runtime
-from reelscope.webhook.delivery import DeliveryReport, claim_due, record
+from reelscope.webhook.delivery import Attempted, DeliveryReport, claim_due, record
 from reelscope.webhook.transport import DeliveryClient, Outcome, Result
 from tests.conftest import TeamKey
 from tests.webhook.conftest import CreateWebhook, Deliver, Publish, ReadLog
@@ -134,7 +134,9 @@ class TestLeases:
         clock.advance(sender.policy.lease)
         assert (await deliver()).delivered == 1
         report = DeliveryReport()
-        await record(runtime.db, clock, sender.policy, stale, Result(Outcome.RETRYABLE, 503), report)
+        await record(
+            runtime.db, sender.policy, [Attempted(stale, Result(Outcome.RETRYABLE, 503), clock.now())], report
+        )
         assert report.lost_leases == 1
         [entry] = await read_log(team, hook["id"])
         assert (entry["status"], entry["attempts"], entry["response_status"]) == ("delivered", 1, 200)

@@ -23,7 +23,7 @@ from reelscope.kit.clock import Clock
 from reelscope.kit.db import Database
 from reelscope.kit.ids import new_id
 from reelscope.kit.logging import get_logger
-from reelscope.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
+from reelscope.models import WebhookDelivery, WebhookEndpoint
 from reelscope.webhook import events
 from reelscope.webhook import repository as webhook_repository
 from reelscope.webhook.transport import DeliveryClient, DeliveryPolicy, Message, Outcome, Result
@@ -131,31 +131,59 @@ async def claim_due(db: Database, clock: Clock, policy: DeliveryPolicy) -> list[
         ]
 
 
+@dataclass(frozen=True)
+class Attempted:
+    """A claimed delivery after its attempt: what happened and when it was sent."""
+
+    claim: Claim
+    result: Result
+    at: datetime
+
+
 async def deliver_due(db: Database, clock: Clock, http: DeliveryClient) -> DeliveryReport:
-    """Attempt every delivery that is due now, batch after batch, ``policy.concurrency`` at a time."""
+    """Attempt every delivery that is due now, batch after batch, ``policy.concurrency`` at a time.
+
+    Finished attempts are recorded by one writer, as many per transaction as have finished: on
+    SQLite, one transaction per attempt would make the attempts queue for the write lock.
+    """
     report = DeliveryReport()
     gate = asyncio.Semaphore(http.policy.concurrency)
+    finished: asyncio.Queue[Attempted | None] = asyncio.Queue()
+    writer = asyncio.create_task(write_results(db, http.policy, finished, report))
 
     async def run(claim: Claim) -> None:
         async with gate:
-            await attempt(db, clock, http, claim, report)
+            at = clock.now()
+            result = await http.send(claim.message, at)
+        finished.put_nowait(Attempted(claim, result, at))
 
-    for _ in range(MAX_ROUNDS_PER_CALL):
-        claims = await claim_due(db, clock, http.policy)
-        if not claims:
-            break
-        await asyncio.gather(*(run(claim) for claim in claims))
-        if len(claims) < http.policy.batch_size:
-            break
+    try:
+        for _ in range(MAX_ROUNDS_PER_CALL):
+            claims = await claim_due(db, clock, http.policy)
+            if not claims:
+                break
+            await asyncio.gather(*(run(claim) for claim in claims))
+            if len(claims) < http.policy.batch_size:
+                break
+    finally:
+        finished.put_nowait(None)
+        await writer
     return report
 
 
-async def attempt(
-    db: Database, clock: Clock, http: DeliveryClient, claim: Claim, report: DeliveryReport
+async def write_results(
+    db: Database, policy: DeliveryPolicy, finished: asyncio.Queue[Attempted | None], report: DeliveryReport
 ) -> None:
-    """Send one claimed delivery and record what happened."""
-    result = await http.send(claim.message, clock.now())
-    await record(db, clock, http.policy, claim, result, report)
+    """Record finished attempts until the ``None`` that follows the last one."""
+    done = False
+    while not done:
+        batch = [await finished.get()]
+        while not finished.empty() and len(batch) < policy.batch_size:
+            batch.append(finished.get_nowait())
+        done = batch[-1] is None
+        items = [item for item in batch if item is not None]
+        if items:
+            await record(db, policy, items, report)
 
 
 @dataclass(frozen=True)
@@ -185,74 +213,90 @@ def next_step(claim: Claim, result: Result, policy: DeliveryPolicy, now: datetim
 
 
 async def record(
-    db: Database, clock: Clock, policy: DeliveryPolicy, claim: Claim, result: Result, report: DeliveryReport
+    db: Database, policy: DeliveryPolicy, items: list[Attempted], report: DeliveryReport
 ) -> None:
-    now = clock.now()
-    step = next_step(claim, result, policy, now)
-    sent = result.outcome is not Outcome.TOO_LARGE
+    """Write the outcome of attempts, in one transaction: the delivery row (only while the lease is
+    still ours), the attempt row, and the endpoint's counters — disabling it at 20 failures."""
+    attempts: list[dict[str, Any]] = []
     async with db.transaction() as session:
-        status, next_attempt_at = step.status, step.next_attempt_at
-        if (
-            status == "pending"
-            and await webhook_repository.endpoint_status(session, claim.endpoint_id) != "active"
-        ):
-            status, next_attempt_at = "failed", None
-        values: dict[str, Any] = {
-            "status": status,
-            "next_attempt_at": next_attempt_at,
-            "round_hard_failures": step.round_hard_failures,
-            "last_error": result.error,
-            "updated_at": now,
-        }
-        if sent:
-            values.update(
-                attempts=claim.attempts + 1,
-                round_attempts=claim.round_attempts + 1,
-                last_attempt_at=now,
-                response_status=result.response_status,
-            )
-        if not await webhook_repository.finish_attempt(session, claim.delivery_id, claim.token, values):
-            # the lease ran out and another worker took the delivery over: its record wins
-            report.lost_leases += 1
-            log.warning("webhook.delivery.lease_lost", delivery_id=claim.delivery_id)
-            return
-        log.info(
-            "webhook.delivery.attempted",
-            delivery_id=claim.delivery_id,
-            outcome=result.outcome.value,
+        for item in items:
+            await record_one(session, policy, item, report, attempts)
+        await webhook_repository.add_attempts(session, attempts)
+
+
+async def record_one(
+    session: AsyncSession,
+    policy: DeliveryPolicy,
+    item: Attempted,
+    report: DeliveryReport,
+    attempts: list[dict[str, Any]],
+) -> None:
+    """One attempt's outcome; its attempt row is appended to ``attempts`` for one insert per batch."""
+    claim, result, at = item.claim, item.result, item.at
+    step = next_step(claim, result, policy, at)
+    sent = result.outcome is not Outcome.TOO_LARGE
+    status, next_attempt_at = step.status, step.next_attempt_at
+    if (
+        status == "pending"
+        and await webhook_repository.endpoint_status(session, claim.endpoint_id) != "active"
+    ):
+        status, next_attempt_at = "failed", None
+    values: dict[str, Any] = {
+        "status": status,
+        "next_attempt_at": next_attempt_at,
+        "round_hard_failures": step.round_hard_failures,
+        "last_error": result.error,
+        "updated_at": at,
+    }
+    if sent:
+        values.update(
+            attempts=claim.attempts + 1,
+            round_attempts=claim.round_attempts + 1,
+            last_attempt_at=at,
             response_status=result.response_status,
-            status=status,
         )
-        if not sent:
-            return
-        await webhook_repository.add_attempt(
-            session,
-            WebhookAttempt(
-                delivery_id=claim.delivery_id,
-                number=claim.attempts + 1,
-                attempted_at=now,
-                outcome=result.outcome.value,
-                response_status=result.response_status,
-                error=result.error,
-                duration_ms=result.duration_ms,
-            ),
+    if not await webhook_repository.finish_attempt(session, claim.delivery_id, claim.token, values):
+        # the lease ran out and another worker took the delivery over: its record wins
+        report.lost_leases += 1
+        log.warning("webhook.delivery.lease_lost", delivery_id=claim.delivery_id)
+        return
+    log.info(
+        "webhook.delivery.attempted",
+        delivery_id=claim.delivery_id,
+        outcome=result.outcome.value,
+        response_status=result.response_status,
+        status=status,
+    )
+    if not sent:
+        return
+    attempts.append(
+        {
+            "id": new_id(),
+            "delivery_id": claim.delivery_id,
+            "number": claim.attempts + 1,
+            "attempted_at": at,
+            "outcome": result.outcome.value,
+            "response_status": result.response_status,
+            "error": result.error,
+            "duration_ms": result.duration_ms,
+        }
+    )
+    report.attempted += 1
+    if result.outcome is Outcome.DELIVERED:
+        report.delivered += 1
+        await webhook_repository.add_success(session, claim.endpoint_id, at)
+        return
+    report.failed_attempts += 1
+    failures = await webhook_repository.add_failure(session, claim.endpoint_id, at)
+    if failures >= DISABLE_AFTER_FAILURES and await webhook_repository.disable_by_system(
+        session, claim.endpoint_id, at
+    ):
+        waiting = await webhook_repository.fail_waiting(
+            session, claim.endpoint_id, at, "endpoint disabled by the system"
         )
-        report.attempted += 1
-        if result.outcome is Outcome.DELIVERED:
-            report.delivered += 1
-            await webhook_repository.add_success(session, claim.endpoint_id, now)
-            return
-        report.failed_attempts += 1
-        failures = await webhook_repository.add_failure(session, claim.endpoint_id, now)
-        if failures >= DISABLE_AFTER_FAILURES and await webhook_repository.disable_by_system(
-            session, claim.endpoint_id, now
-        ):
-            waiting = await webhook_repository.fail_waiting(
-                session, claim.endpoint_id, now, "endpoint disabled by the system"
-            )
-            log.warning(
-                "webhook.endpoint.disabled_by_system",
-                endpoint_id=claim.endpoint_id,
-                consecutive_failures=failures,
-                waiting_failed=waiting,
-            )
+        log.warning(
+            "webhook.endpoint.disabled_by_system",
+            endpoint_id=claim.endpoint_id,
+            consecutive_failures=failures,
+            waiting_failed=waiting,
+        )

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import and_, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.models import Team, WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -161,9 +161,9 @@ async def finish_attempt(session: AsyncSession, delivery_id: str, token: str, va
     return (await session.execute(statement)).scalar_one_or_none() is not None
 
 
-async def add_attempt(session: AsyncSession, attempt: WebhookAttempt) -> None:
-    session.add(attempt)
-    await session.flush()
+async def add_attempts(session: AsyncSession, rows: list[dict[str, Any]]) -> None:
+    if rows:
+        await session.execute(insert(WebhookAttempt), rows)
 
 
 async def get_delivery(
