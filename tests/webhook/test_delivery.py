@@ -566,6 +566,28 @@ class TestRetryAndTest:
         [entry] = await read_log(team, hook["id"])
         assert (entry["status"], entry["attempts"], entry["response_status"]) == ("delivered", 8, 200)
 
+    async def test_retry_needs_an_active_endpoint_and_a_finished_delivery(
+        self,
+        create_webhook: CreateWebhook,
+        team: TeamKey,
+        publish: Publish,
+        deliver: Deliver,
+        read_log: ReadLog,
+        client: httpx.AsyncClient,
+    ) -> None:
+        hook = await create_webhook(team)
+        await publish(LOOKUP, team_id=team.team_id)
+        [waiting] = await read_log(team, hook["id"])
+        path = f"/v1/webhooks/{hook['id']}/deliveries/{waiting['id']}/retry"
+        assert_error(await client.post(path, headers=team.headers), 409, "conflict")  # still pending
+        await deliver()
+        resend = await client.post(path, headers=team.headers)  # a delivered one can be resent
+        assert (resend.status_code, resend.json()["status"]) == (202, "pending")
+        await client.patch(f"/v1/webhooks/{hook['id']}", json={"is_active": False}, headers=team.headers)
+        [entry] = await read_log(team, hook["id"])
+        assert entry["status"] == "failed"  # switched off while waiting
+        assert_error(await client.post(path, headers=team.headers), 409, "conflict")  # endpoint inactive
+
     async def test_retry_of_an_unknown_delivery_is_not_found(
         self, create_webhook: CreateWebhook, team: TeamKey, client: httpx.AsyncClient
     ) -> None:
@@ -650,3 +672,10 @@ class TestFanOut:
         assert id_a != id_b
         assert len(await read_log(a, hook_a["id"])) == 2
         assert len(await read_log(b, hook_b["id"])) == 1
+
+    async def test_team_event_without_a_team_reaches_nobody(
+        self, create_webhook: CreateWebhook, team: TeamKey, publish: Publish, read_log: ReadLog
+    ) -> None:
+        hook = await create_webhook(team)
+        await publish(LOOKUP, team_id=None)
+        assert await read_log(team, hook["id"]) == []

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from typing import Any
 
 import httpx
 import pytest
 
+from reelscope.auth.service import Principal
 from reelscope.kit.clock import ManualClock
+from reelscope.kit.errors import Conflict
+from reelscope.kit.ids import new_id
+from reelscope.runtime import Runtime
 from reelscope.webhook import events
+from reelscope.webhook import repository as webhook_repository
+from reelscope.webhook import service as webhook_service
+from reelscope.webhook.network import AddressGuard
+from reelscope.webhook.schemas import WebhookCreate
 from tests.conftest import MakeTeam, TeamKey
 from tests.kit.test_errors import assert_error
 from tests.webhook.conftest import CreateWebhook
@@ -136,6 +145,36 @@ class TestSlots:
             headers=team.headers,
         )
         assert_error(response, 409, "conflict")
+
+
+class TestSlotRace:
+    async def test_a_create_waits_for_a_concurrent_one(
+        self,
+        create_webhook: CreateWebhook,
+        team: TeamKey,
+        runtime: Runtime,
+        guard: AddressGuard,
+        receiver: Receiver,
+    ) -> None:
+        """Two creates for the fifth slot in overlapping transactions: the second waits for the first
+        (team row lock on PostgreSQL, the single writer on SQLite) and then sees no free slot."""
+        for _ in range(4):
+            await create_webhook(team)
+        principal = Principal(team_id=team.team_id, user_id=new_id(), key_id=team.key_id, scope="full")
+        body = WebhookCreate(url=receiver.url(), enabled_events=["tracking.paused"])
+
+        async def second() -> None:
+            async with runtime.db.transaction() as session:
+                await webhook_service.create_endpoint(session, guard, principal, body, runtime.clock.now())
+
+        async with runtime.db.transaction() as session:
+            await webhook_service.create_endpoint(session, guard, principal, body, runtime.clock.now())
+            racer = asyncio.create_task(second())
+            await asyncio.sleep(0.2)  # room for the second to run ahead, were it not made to wait
+        with pytest.raises(Conflict):
+            await racer
+        async with runtime.db.transaction() as session:
+            assert await webhook_repository.count_switched_on(session, team.team_id) == 5
 
 
 class TestChanges:
