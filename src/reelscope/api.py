@@ -8,6 +8,7 @@ from reelscope.account.endpoints import router as account_router
 from reelscope.contract import ContractRoute, bearer_scheme
 from reelscope.kit.schemas import CONTRACT_ERRORS, errors
 from reelscope.trend.endpoints import router as trend_router
+from reelscope.webhook.endpoints import router as webhook_router
 
 v1 = APIRouter(
     prefix="/v1",
@@ -17,3 +18,4 @@ v1 = APIRouter(
 )
 v1.include_router(account_router)
 v1.include_router(trend_router)
+v1.include_router(webhook_router)

@@ -130,6 +130,16 @@ PRICES: dict[str, Price] = {
     "list_trending_hooks": Price(25),
     "search_hooks": Price(25),
     "get_hook_library": Price(10),
+    # §4.6 webhooks
+    "create_webhook": FREE,
+    "list_webhooks": FREE,
+    "get_webhook": FREE,
+    "update_webhook": FREE,
+    "delete_webhook": FREE,
+    "enable_webhook": FREE,
+    "retry_webhook_delivery": FREE,
+    "send_webhook_test": FREE,
+    "list_webhook_deliveries": FREE,
 }
 
 # Work billed outside a request (ARCHITECTURE §3): debited by the job that does it.

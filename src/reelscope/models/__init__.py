@@ -18,3 +18,6 @@ from reelscope.models.trends import TrendRanking as TrendRanking
 from reelscope.models.trends import TrendReading as TrendReading
 from reelscope.models.trends import TrendRegion as TrendRegion
 from reelscope.models.trends import TrendRun as TrendRun
+from reelscope.models.webhook import WebhookAttempt as WebhookAttempt
+from reelscope.models.webhook import WebhookDelivery as WebhookDelivery
+from reelscope.models.webhook import WebhookEndpoint as WebhookEndpoint
