@@ -10,7 +10,7 @@ from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.kit.ids import new_id
-from reelscope.models import OutboxEvent
+from reelscope.models import OutboxCursor, OutboxEvent
 
 # any constant: the key of the PostgreSQL advisory lock that orders outbox writes
 _OUTBOX_LOCK = 5_271_049_312
@@ -36,3 +36,15 @@ async def after(session: AsyncSession, sequence: int, limit: int) -> Sequence[Ou
         select(OutboxEvent).where(OutboxEvent.sequence > sequence).order_by(OutboxEvent.sequence).limit(limit)
     )
     return (await session.execute(stmt)).scalars().all()
+
+
+async def lock_cursor(session: AsyncSession, consumer: str) -> OutboxCursor:
+    """The consumer's cursor row, created at 0 if new, locked to the end of the transaction
+    (PostgreSQL ``FOR UPDATE``; SQLite write transactions are serialized already)."""
+    stmt = select(OutboxCursor).where(OutboxCursor.consumer == consumer).with_for_update()
+    cursor = (await session.execute(stmt)).scalar_one_or_none()
+    if cursor is None:
+        session.add(OutboxCursor(consumer=consumer, sequence=0))
+        await session.flush()
+        cursor = (await session.execute(stmt)).scalar_one()
+    return cursor

@@ -17,9 +17,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from reelscope.events import repository
 from reelscope.events.catalogue import EventName, kind_of
 from reelscope.kit.logging import get_logger
-from reelscope.models import OutboxEvent
+from reelscope.models import OutboxCursor, OutboxEvent
+from reelscope.worker.queue import enqueue
 
 log = get_logger(__name__)
+
+# the task that reads the outbox: the webhook family fans events out to endpoints and delivers them
+CONSUMER_TASK = "webhook.pump"
 
 
 async def publish(
@@ -46,6 +50,8 @@ async def publish(
     payload: dict[str, Any] = kind.payload.dump_python(validated, mode="json")
     row = await repository.insert(session, name=kind.name.value, team_id=team_id, payload=payload, at=at)
     log.info("event.published", name=kind.name.value, event_id=row.id, team_id=team_id)
+    # wake the outbox's consumer (webhook delivery) once this transaction commits
+    enqueue(session, CONSUMER_TASK)
     if kind.name is EventName.AGENT_RUN_COMPLETED:
         alias = EventName.COMET_RUN_COMPLETED if _is_recurring(payload) else EventName.ORBIT_RUN_COMPLETED
         await repository.insert(session, name=alias.value, team_id=team_id, payload=payload, at=at)
@@ -66,3 +72,15 @@ def _is_recurring(payload: Mapping[str, Any]) -> bool:
         return bool(payload["is_recurring"])
     # the failed layout keeps the flag inside the agent settings
     return bool(payload.get("content_research_agent", {}).get("is_recurring", False))
+
+
+async def claim_batch(
+    session: AsyncSession, consumer: str, limit: int = 200
+) -> tuple[OutboxCursor, Sequence[OutboxEvent]]:
+    """The next events for ``consumer`` after its cursor, with the cursor locked for this transaction.
+
+    The consumer does its work in the same transaction and then moves ``cursor.sequence`` to the last
+    event's sequence, so each event is consumed exactly once even with several workers.
+    """
+    cursor = await repository.lock_cursor(session, consumer)
+    return cursor, await repository.after(session, cursor.sequence, limit)

@@ -27,3 +27,13 @@ class OutboxEvent(Base):
     )
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class OutboxCursor(Base):
+    """How far a consumer of the outbox has read (the webhook fan-out), advanced in the same transaction
+    as the work it did, so no event is consumed twice or skipped."""
+
+    __tablename__ = "outbox_cursors"
+
+    consumer: Mapped[str] = mapped_column(String(64), primary_key=True)
+    sequence: Mapped[int] = mapped_column(BigInteger().with_variant(Integer(), "sqlite"), default=0)

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.auth.service import Principal
+from reelscope.events import service as events_service
 from reelscope.kit.clock import iso
 from reelscope.kit.errors import Conflict, NotFound, UnknownEventType, ValidationFailed
 from reelscope.kit.ids import new_id
@@ -27,6 +28,7 @@ from reelscope.webhook.schemas import (
     WebhookUpdate,
 )
 from reelscope.webhook.transport import new_secret
+from reelscope.worker.queue import enqueue
 
 MAX_SWITCHED_ON = 5  # §4.6, §8.3: active and disabled_by_system ones count
 
@@ -217,6 +219,7 @@ async def retry_delivery(
     delivery.lease_until = None
     delivery.updated_at = now
     await session.flush()
+    enqueue(session, events_service.CONSUMER_TASK)  # attempt it once this request commits
     return delivery
 
 
@@ -231,6 +234,7 @@ async def send_test_event(
     delivery = new_delivery(endpoint, new_id(), event, data, now)
     session.add(delivery)
     await session.flush()
+    enqueue(session, events_service.CONSUMER_TASK)  # attempt it once this request commits
     return delivery
 
 

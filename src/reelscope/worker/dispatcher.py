@@ -4,7 +4,8 @@ Each step is its own short write transaction, in this order:
 1. expire jobs past their retry window (§3 "Pending job ... retry window ends → expired");
 2. release jobs whose worker died (lease not renewed) — retried, or given up when attempts are spent;
 3. fire due schedules (a job per firing);
-4. send jobs due to run whose message is missing or stale (retries, lost messages).
+4. send jobs due to run whose message is missing or stale (retries, lost messages);
+5. send the tick tasks (``@task(..., tick=True)``), e.g. the webhook pump that attempts due retries.
 Every step claims rows with conditional updates, so any number of dispatchers may run at once.
 """
 
@@ -16,7 +17,9 @@ from datetime import timedelta
 from reelscope.jobs import service as jobs_service
 from reelscope.kit.logging import get_logger
 from reelscope.schedules import service as schedules_service
+from reelscope.worker import registry
 from reelscope.worker.context import TaskContext
+from reelscope.worker.queue import enqueue
 
 log = get_logger(__name__)
 
@@ -56,6 +59,11 @@ async def dispatch_once(ctx: TaskContext) -> DispatchReport:
         resent += batch
         if batch < BATCH:
             break
+    ticks = registry.tick_tasks()
+    if ticks:
+        async with ctx.db.transaction() as session:
+            for name in ticks:
+                enqueue(session, name)
     report = DispatchReport(expired=expired, recovered=recovered, fired=fired, resent=resent)
     if expired or recovered or fired or resent:
         log.info("dispatcher.pass", **report.__dict__)

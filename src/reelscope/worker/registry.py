@@ -28,6 +28,8 @@ class TaskDef:
     body: TaskBody
     # a Huey ``crontab(...)`` for fixed system jobs (momentum, rollups): run by the periodic consumer
     periodic: Callable[[datetime], bool] | None = None
+    # sent by every dispatcher pass (every few seconds): for work finer-grained than Huey's minute crontab
+    tick: bool = False
 
 
 class UnknownTask(LookupError):
@@ -37,7 +39,9 @@ class UnknownTask(LookupError):
 _TASKS: dict[str, TaskDef] = {}
 
 
-def task(name: str, *, periodic: Callable[[datetime], bool] | None = None) -> Callable[[F], F]:
+def task(
+    name: str, *, periodic: Callable[[datetime], bool] | None = None, tick: bool = False
+) -> Callable[[F], F]:
     """Register ``async def body(ctx: TaskContext, **params)`` under ``name``.
 
     The body takes ids (JSON values), opens its own transactions on ``ctx.db``, can run twice without
@@ -49,7 +53,7 @@ def task(name: str, *, periodic: Callable[[datetime], bool] | None = None) -> Ca
         existing = _TASKS.get(name)
         if existing is not None and _origin(existing.body) != _origin(body):
             raise ValueError(f"task {name!r} is already registered by {_origin(existing.body)}")
-        _TASKS[name] = TaskDef(name=name, body=body, periodic=periodic)
+        _TASKS[name] = TaskDef(name=name, body=body, periodic=periodic, tick=tick)
         return body
 
     return register
@@ -81,3 +85,8 @@ def discover(extra_modules: str = "") -> list[str]:
 
 def _origin(body: TaskBody) -> str:
     return f"{body.__module__}.{body.__qualname__}"
+
+
+def tick_tasks() -> list[str]:
+    """Names of the tasks every dispatcher pass sends (``@task(..., tick=True)``)."""
+    return sorted(name for name, definition in _TASKS.items() if definition.tick)
