@@ -403,7 +403,7 @@ class TestAddressChecks:
         assert report.failed_attempts == 1
         assert receiver.at("/hook") == []
         [entry] = await read_log(team, hook["id"])
-        assert "non-public" in entry["error"]
+        assert "does not resolve to a public address" in entry["error"]
 
     async def test_loopback_needs_the_operator_allowance(
         self,

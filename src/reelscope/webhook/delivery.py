@@ -103,12 +103,16 @@ class Claim:
     message: Message
 
 
-async def claim_due(db: Database, clock: Clock, policy: DeliveryPolicy) -> list[Claim]:
-    """Lease the due deliveries (one batch) to this caller."""
+async def claim_due(
+    db: Database, clock: Clock, policy: DeliveryPolicy, limit: int | None = None
+) -> list[Claim]:
+    """Lease up to ``limit`` due deliveries (default one batch) to this caller."""
     now = clock.now()
     token = new_id()
     async with db.transaction() as session:
-        rows = await webhook_repository.claim_due(session, now, policy.batch_size, token, now + policy.lease)
+        rows = await webhook_repository.claim_due(
+            session, now, limit or policy.batch_size, token, now + policy.lease
+        )
         return [
             Claim(
                 delivery_id=delivery.id,
@@ -141,31 +145,45 @@ class Attempted:
 
 
 async def deliver_due(db: Database, clock: Clock, http: DeliveryClient) -> DeliveryReport:
-    """Attempt every delivery that is due now, batch after batch, ``policy.concurrency`` at a time.
+    """Attempt every delivery that is due now, ``policy.concurrency`` at a time.
 
-    Finished attempts are recorded by one writer, as many per transaction as have finished: on
-    SQLite, one transaction per attempt would make the attempts queue for the write lock.
+    A delivery is leased only when a sending slot is free for it, so each lease covers one attempt
+    (at most the 30 s timeout) and never runs out while the delivery waits its turn behind slow
+    receivers: otherwise another pump would take it over and send it a second time. Finished attempts
+    are recorded by one writer, as many per transaction as have finished: on SQLite, one transaction
+    per attempt would make the attempts queue for the write lock.
     """
+    policy = http.policy
     report = DeliveryReport()
-    gate = asyncio.Semaphore(http.policy.concurrency)
     finished: asyncio.Queue[Attempted | None] = asyncio.Queue()
-    writer = asyncio.create_task(write_results(db, http.policy, finished, report))
+    writer = asyncio.create_task(write_results(db, policy, finished, report))
 
     async def run(claim: Claim) -> None:
-        async with gate:
-            at = clock.now()
-            result = await http.send(claim.message, at)
+        at = clock.now()
+        result = await http.send(claim.message, at)
         finished.put_nowait(Attempted(claim, result, at))
 
+    in_flight: set[asyncio.Task[None]] = set()
+    budget = policy.batch_size * MAX_ROUNDS_PER_CALL  # bounded work per call; the next pump goes on
     try:
-        for _ in range(MAX_ROUNDS_PER_CALL):
-            claims = await claim_due(db, clock, http.policy)
-            if not claims:
+        drained = False
+        while True:
+            free = min(policy.concurrency - len(in_flight), budget)
+            if free > 0 and not drained:
+                claims = await claim_due(db, clock, policy, limit=free)
+                budget -= len(claims)
+                drained = len(claims) < free
+                in_flight |= {asyncio.create_task(run(claim)) for claim in claims}
+            if not in_flight:
                 break
-            await asyncio.gather(*(run(claim) for claim in claims))
-            if len(claims) < http.policy.batch_size:
-                break
+            done, in_flight = await asyncio.wait(in_flight, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                task.result()
+            if budget <= 0:
+                drained = True
     finally:
+        if in_flight:
+            await asyncio.gather(*in_flight, return_exceptions=True)
         finished.put_nowait(None)
         await writer
     return report

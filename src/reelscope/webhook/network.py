@@ -19,12 +19,16 @@ from dataclasses import dataclass, field
 from typing import Protocol
 from urllib.parse import urlsplit
 
+from reelscope.kit.logging import get_logger
+
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 MAX_URL_LENGTH = 2048  # §4.6
 BLOCKED_NAMES = ("localhost",)
 BLOCKED_SUFFIXES = (".localhost", ".local", ".internal")
+log = get_logger(__name__)
+
 RESOLVE_TIMEOUT_SECONDS = 5.0
 # NAT64 well-known prefix (RFC 6052): the last 32 bits are an IPv4 address
 _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
@@ -69,6 +73,9 @@ class StaticResolver:
         return [ipaddress.ip_address(a) for a in self.names[host]]
 
 
+NOT_PUBLIC_MESSAGE = "url host {host} does not resolve to a public address"
+
+
 def parse_networks(text: str) -> tuple[IPNetwork, ...]:
     """``REELSCOPE_WEBHOOK_ALLOWED_NETWORKS``: comma-separated CIDRs."""
     return tuple(ipaddress.ip_network(part.strip(), strict=False) for part in text.split(",") if part.strip())
@@ -81,9 +88,26 @@ def _embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
     return [e for e in embedded if e is not None]
 
 
+# Ranges some Python versions' ``is_global`` calls global although they are not reachable public
+# unicast (or carry an IPv4 address that may be private): refused explicitly.
+_NOT_PUBLIC: tuple[IPNetwork, ...] = tuple(
+    ipaddress.ip_network(cidr)
+    for cidr in (
+        "192.0.0.0/24",  # IETF protocol assignments
+        "192.88.99.0/24",  # deprecated 6to4 relay anycast
+        "::/96",  # IPv4-compatible IPv6 (deprecated)
+        "::ffff:0:0:0/96",  # IPv4-translated
+        "64:ff9b:1::/48",  # local-use NAT64
+        "fec0::/10",  # site-local (deprecated)
+    )
+)
+
+
 def is_public(ip: IPAddress) -> bool:
     """Globally reachable unicast, including what an IPv6 address carries inside it."""
     if ip.is_multicast or not ip.is_global:
+        return False
+    if any(ip in net for net in _NOT_PUBLIC if net.version == ip.version):
         return False
     if isinstance(ip, ipaddress.IPv6Address):
         return all(is_public(inner) for inner in _embedded_ipv4(ip))
@@ -126,12 +150,14 @@ class AddressGuard:
             async with asyncio.timeout(RESOLVE_TIMEOUT_SECONDS):
                 addresses = await self.resolver.resolve(normalize_host(host), port)
         except (OSError, TimeoutError, UnicodeError) as exc:
-            raise BlockedAddress(f"host {host} does not resolve") from exc
-        if not addresses:
-            raise BlockedAddress(f"host {host} does not resolve")
+            log.info("webhook.address.unresolved", host=host, error_type=type(exc).__name__)
+            raise BlockedAddress(NOT_PUBLIC_MESSAGE.format(host=host)) from exc
         refused = [str(a) for a in addresses if not self.allows(a)]
-        if refused:
-            raise BlockedAddress(f"host {host} resolves to a non-public address ({', '.join(refused)})")
+        if refused or not addresses:
+            # one message for "does not resolve" and "resolves privately": a client must not learn
+            # which internal names exist or what they point to; the details go to the log only
+            log.info("webhook.address.refused", host=host, addresses=refused)
+            raise BlockedAddress(NOT_PUBLIC_MESSAGE.format(host=host))
         return addresses
 
 
