@@ -249,6 +249,11 @@ class Connector(Protocol):
         """One video's current counters."""
         ...
 
+    async def videos_stats(self, platform: Platform, external_ids: Sequence[str]) -> list[VideoStats]:
+        """Current counters of many videos in one call (APIs take ids in batches); unknown ids are
+        left out of the answer."""
+        ...
+
     async def creator(self, platform: Platform, handle: str) -> CreatorRecord:
         """A creator's profile."""
         ...

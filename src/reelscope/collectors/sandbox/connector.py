@@ -3,11 +3,12 @@
 ``REELSCOPE_SANDBOX_FAILURES=tiktok:0.2,news:0.5`` makes that fraction of calls for a source raise
 ``UpstreamError(retryable=True)``. Whether a call fails is a hash of the seed, the source, the
 operation, its arguments and how many calls this connector has answered, so a run replays exactly
-while a retry (a later call) can succeed.
+while a retry (a later call) can succeed. Bulk generation runs in a worker thread, off the event loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -69,7 +70,7 @@ class SandboxConnector:
         self, platform: Platform, keyword: str, since: datetime, until: datetime, *, limit: int = 100
     ) -> list[VideoRecord]:
         at = self._enter(platform.value, "search_videos", keyword, since, until)
-        return self.world.search_videos(platform, keyword, since, until, at, limit)
+        return await asyncio.to_thread(self.world.search_videos, platform, keyword, since, until, at, limit)
 
     async def video(self, platform: Platform, external_id: str) -> VideoRecord:
         at = self._enter(platform.value, "video", external_id)
@@ -85,6 +86,10 @@ class SandboxConnector:
             raise NotFound(f"no {platform.value} video {external_id}")
         return found
 
+    async def videos_stats(self, platform: Platform, external_ids: Sequence[str]) -> list[VideoStats]:
+        at = self._enter(platform.value, "videos_stats", len(external_ids), external_ids[:1])
+        return await asyncio.to_thread(self.world.videos_stats, platform, external_ids, at)
+
     async def creator(self, platform: Platform, handle: str) -> CreatorRecord:
         at = self._enter(platform.value, "creator", handle)
         found = self.world.creator(platform, handle, at)
@@ -94,7 +99,7 @@ class SandboxConnector:
 
     async def creator_posts(self, platform: Platform, handle: str, *, limit: int = 50) -> list[VideoRecord]:
         at = self._enter(platform.value, "creator_posts", handle, limit)
-        found = self.world.creator_posts(platform, handle, at, limit)
+        found = await asyncio.to_thread(self.world.creator_posts, platform, handle, at, limit)
         if found is None:
             raise NotFound(f"no {platform.value} creator {handle}")
         return found
@@ -110,7 +115,7 @@ class SandboxConnector:
         self, platform: Platform, external_id: str, *, limit: int = 50
     ) -> list[VideoRecord]:
         at = self._enter(platform.value, "sound_videos", external_id, limit)
-        found = self.world.sound_videos(platform, external_id, at, limit)
+        found = await asyncio.to_thread(self.world.sound_videos, platform, external_id, at, limit)
         if found is None:
             raise NotFound(f"no {platform.value} sound {external_id}")
         return found
@@ -119,13 +124,13 @@ class SandboxConnector:
         self, platform: Platform, tag: str, *, sort: HashtagSort = "top", limit: int = 50
     ) -> list[VideoRecord]:
         at = self._enter(platform.value, "hashtag_videos", tag, sort, limit)
-        return self.world.hashtag_videos(platform, tag, at, sort, limit)
+        return await asyncio.to_thread(self.world.hashtag_videos, platform, tag, at, sort, limit)
 
     async def slideshows(
         self, platform: Platform, keyword: str, since: datetime, until: datetime, *, limit: int = 50
     ) -> list[SlideshowRecord]:
         at = self._enter(platform.value, "slideshows", keyword, since, until, limit)
-        return self.world.slideshows(platform, keyword, since, until, at, limit)
+        return await asyncio.to_thread(self.world.slideshows, platform, keyword, since, until, at, limit)
 
     async def ads(self, keyword: str, *, limit: int = 50) -> list[AdRecord]:
         at = self._enter(ADS_SOURCE, "ads", keyword, limit)
@@ -148,4 +153,4 @@ class SandboxConnector:
         self, platform: Platform, region: str | None, since: datetime, until: datetime
     ) -> list[VideoRecord]:
         at = self._enter(platform.value, "discovery_feed", region, since, until)
-        return self.world.videos_between(platform, since, until, at, region)
+        return await asyncio.to_thread(self.world.videos_between, platform, since, until, at, region)

@@ -77,6 +77,35 @@ class World:
             bookmarks=None if bookmarks < 0 else bookmarks,
         )
 
+    def videos_stats(self, platform: Platform, external_ids: Sequence[str], at: datetime) -> list[VideoStats]:
+        """Counters of many videos at once; ids of no video (or not yet posted) are left out."""
+        posts, found = ps.locate_many(self.seed, platform, list(external_ids))
+        c = ps.counters(self.seed, posts, at.timestamp())
+        t = at.timestamp()
+        return [
+            VideoStats(
+                platform=platform,
+                external_id=external,
+                fetched_at=at,
+                views=views,
+                likes=likes,
+                comments=comments,
+                shares=None if shares < 0 else shares,
+                bookmarks=None if bookmarks < 0 else bookmarks,
+            )
+            for external, posted, views, likes, comments, shares, bookmarks in zip(
+                found,
+                posts.ts.tolist(),
+                c.views.tolist(),
+                c.likes.tolist(),
+                c.comments.tolist(),
+                c.shares.tolist(),
+                c.bookmarks.tolist(),
+                strict=True,
+            )
+            if posted < t
+        ]
+
     def _matches(self, keyword: str) -> tuple[set[int], set[int], bool]:
         """Topics and themes whose vocabulary mentions ``keyword``; False when nothing does."""
         kw = keyword.lower().strip()
