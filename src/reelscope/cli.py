@@ -378,6 +378,7 @@ def _backfill_catalog(settings: Settings) -> None:
     """On the first start of an empty catalog: 14 days of every enabled feed, so reads have data at once."""
     import time
 
+    from reelscope.catalog import collection
     from reelscope.catalog import service as catalog_service
     from reelscope.collectors.registry import build_connectors
 
@@ -388,7 +389,7 @@ def _backfill_catalog(settings: Settings) -> None:
             if not await catalog_service.is_empty(session):
                 return None
         connectors = build_connectors(settings, clock)
-        return await catalog_service.backfill(database, connectors, clock, days=catalog_service.backfill_days)
+        return await collection.backfill(database, connectors, clock, days=collection.backfill_days)
 
     started = time.monotonic()
     with console.status("Empty catalog: collecting the last 14 days from the enabled connectors…"):

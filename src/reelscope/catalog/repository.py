@@ -141,58 +141,38 @@ async def _ids(
     return found
 
 
-async def upsert_creators(session: AsyncSession, rows: list[Row]) -> dict[tuple[str, str], str]:
-    """Creators by (platform, handle_key) → id. Counts the source did not report keep their value."""
+async def upsert_creators(session: AsyncSession, rows: list[Row]) -> None:
+    """Creators by (platform, handle_key). Counts the source did not report keep their value."""
     counts = ("display_name", "platform_user_id", "followers", "following", "total_likes", "total_views",
               "video_count", "verified", "avatar_url", "bio", "country")  # fmt: skip
     await _upsert(
         session, creators_t, rows, ("platform", "handle_key"), keep=("first_seen_at",), coalesce=counts
     )
-    return await _ids(
-        session, creators_t, "platform", "handle_key", [(r["platform"], r["handle_key"]) for r in rows]
-    )
 
 
-async def upsert_sounds(session: AsyncSession, rows: list[Row]) -> dict[tuple[str, str], str]:
+async def upsert_sounds(session: AsyncSession, rows: list[Row]) -> None:
     await _upsert(
         session, sounds_t, rows, ("platform", "external_id"), keep=("first_seen_at",),
         coalesce=("duration", "usage_count", "owner_handle", "owner_nickname", "is_commerce_music"),
     )  # fmt: skip
-    return await _ids(
-        session, sounds_t, "platform", "external_id", [(r["platform"], r["external_id"]) for r in rows]
-    )
 
 
 async def add_sound_usage(session: AsyncSession, rows: list[Row]) -> None:
     await _insert_ignore(session, sound_usage_t, rows, ("sound_id", "at"))
 
 
-async def upsert_videos(session: AsyncSession, rows: list[Row]) -> dict[tuple[str, str], str]:
-    """Videos by (platform, external_id) → id. ``found_at`` is set once; an older observation never
+async def upsert_videos(session: AsyncSession, rows: list[Row]) -> None:
+    """Videos by (platform, external_id). ``found_at`` is set once; an older observation never
     overwrites a newer one; ``views_at_7d`` is kept once known."""
     await _upsert(
         session, videos_t, rows, ("platform", "external_id"), keep=("found_at",),
         coalesce=("views_at_7d", "sound_id", "creator_id"), newer_only="fetched_at",
     )  # fmt: skip
-    return await _ids(
-        session, videos_t, "platform", "external_id", [(r["platform"], r["external_id"]) for r in rows]
-    )
 
 
-async def ensure_hashtags(session: AsyncSession, display_by_key: dict[str, str]) -> dict[str, str]:
-    """Hashtag ids by key, creating the missing ones with the given display form."""
-    from reelscope.kit.ids import new_id
-
-    keys = list(display_by_key)
-    rows = [{"id": new_id(), "key": k, "display": display_by_key[k]} for k in keys]
+async def add_hashtags(session: AsyncSession, rows: list[Row]) -> None:
+    """Hashtags by key; an existing one keeps its first display form."""
     await _insert_ignore(session, hashtags_t, rows, ("key",))
-    found: dict[str, str] = {}
-    for chunk in _chunks(keys):
-        result = await session.execute(
-            select(hashtags_t.c.key, hashtags_t.c.id).where(hashtags_t.c.key.in_(chunk))
-        )
-        found.update(dict(result.tuples().all()))
-    return found
 
 
 async def link_hashtags(session: AsyncSession, rows: list[Row]) -> None:

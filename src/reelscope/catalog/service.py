@@ -1,16 +1,15 @@
-"""Catalog rules: idempotent ingest of normalized records, and continuous collection (ARCHITECTURE §7).
+"""Catalog rules: idempotent ingest of normalized records (ARCHITECTURE §7).
 
 Ingest upserts by the source's identity, so feeding the same records twice leaves the same rows:
 counters move only forward in observation time, ``found_at`` is the first sighting and never moves,
-and each observation appends at most one view snapshot. ``collect``, ``refresh_recent_stats`` and
-``backfill`` are the bodies the job engine's periodic tasks call; each opens its own transactions.
+and each observation appends at most one view snapshot. Continuous collection is ``collection.py``.
 """
 
 from __future__ import annotations
 
-import asyncio
+import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -20,29 +19,17 @@ from reelscope.catalog import repository as repo
 from reelscope.collectors.base import (
     AdRecord,
     CommentRecord,
-    Connector,
-    ConnectorError,
     CreatorRecord,
-    RateLimited,
     SlideshowRecord,
     SoundRecord,
     VideoRecord,
 )
-from reelscope.kit.clock import Clock
-from reelscope.kit.db import Database
-from reelscope.kit.ids import new_id
 from reelscope.kit.logging import get_logger
-from reelscope.kit.platforms import Platform
 
 log = get_logger(__name__)
 
 BATCH = 5_000
 views_frozen_after = timedelta(days=7)  # §2.3
-# stats keep being refreshed a day past the freeze, so every video gets one observation after it
-refresh_window = views_frozen_after + timedelta(days=1)
-backfill_chunk = timedelta(days=1)
-backfill_days = 14  # what an empty catalog is filled with on first start
-STATS_BATCH = 1_000
 
 Record = VideoRecord | CreatorRecord | SoundRecord | SlideshowRecord | AdRecord | CommentRecord
 
@@ -61,6 +48,15 @@ class IngestResult:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
+_NAMESPACE = uuid.UUID("7d0f3c1e-5b2a-4c61-9a53-2f1e8b6d4c90")
+
+
+def catalog_id(kind: str, *identity: str) -> str:
+    """The service UUID of a collected thing: a UUIDv5 of its source identity, so every ingest of the
+    same video (creator, sound, hashtag) names it the same without a lookup (ADR 0008)."""
+    return str(uuid.uuid5(_NAMESPACE, "\x1f".join((kind, *identity))))
+
+
 def hashtag_key(tag: str) -> str:
     """Hashtags match case-insensitively and without ``#`` (§4.2)."""
     return tag.strip().lstrip("#").strip().lower()
@@ -72,7 +68,7 @@ def handle_key(handle: str) -> str:
 
 def _creator_row(c: CreatorRecord, at: datetime) -> dict[str, Any]:
     return {
-        "id": new_id(),
+        "id": catalog_id("creator", c.platform.value, handle_key(c.handle)),
         "platform": c.platform.value,
         "handle": c.handle.lstrip("@"),
         "handle_key": handle_key(c.handle),
@@ -94,7 +90,7 @@ def _creator_row(c: CreatorRecord, at: datetime) -> dict[str, Any]:
 
 def _sound_row(s: SoundRecord, at: datetime) -> dict[str, Any]:
     return {
-        "id": new_id(),
+        "id": catalog_id("sound", s.platform.value, s.external_id),
         "platform": s.platform.value,
         "external_id": s.external_id,
         "title": s.title,
@@ -126,9 +122,9 @@ async def _creators_and_sounds(
             latest_sounds[(s.platform.value, s.external_id)] = s
     creator_rows = {key: _creator_row(c, at) for key, c in latest_creators.items()}
     sound_rows = {key: _sound_row(s, at) for key, s in latest_sounds.items()}
-    creator_ids = await repo.upsert_creators(session, list(creator_rows.values()))
-    sound_ids = await repo.upsert_sounds(session, list(sound_rows.values()))
-    return creator_ids, sound_ids
+    await repo.upsert_creators(session, list(creator_rows.values()))
+    await repo.upsert_sounds(session, list(sound_rows.values()))
+    return {k: row["id"] for k, row in creator_rows.items()}, {k: row["id"] for k, row in sound_rows.items()}
 
 
 def _creator_id(ids: dict[tuple[str, str], str], c: CreatorRecord | None) -> str | None:
@@ -164,7 +160,7 @@ async def ingest_videos(
             frozen = r.fetched_at - r.published_at >= views_frozen_after
             rows.append(
                 {
-                    "id": new_id(),
+                    "id": catalog_id("video", r.platform.value, r.external_id),
                     "platform": r.platform.value,
                     "external_id": r.external_id,
                     "url": r.url,
@@ -194,12 +190,12 @@ async def ingest_videos(
                     "language": r.language,
                 }
             )
-        video_ids = await repo.upsert_videos(session, rows)
+        await repo.upsert_videos(session, rows)
         displays: dict[str, str] = {}
         links: dict[tuple[str, str], None] = {}
         snapshots = []
         for r in batch:
-            vid = video_ids[(r.platform.value, r.external_id)]
+            vid = catalog_id("video", r.platform.value, r.external_id)
             for tag in r.hashtags:
                 tag_key = hashtag_key(tag)
                 if tag_key:
@@ -216,7 +212,10 @@ async def ingest_videos(
                     "bookmarks": r.bookmarks,
                 }
             )
-        tag_ids = await repo.ensure_hashtags(session, displays)
+        tag_ids = {key: catalog_id("hashtag", key) for key in displays}
+        await repo.add_hashtags(
+            session, [{"id": tag_ids[k], "key": k, "display": d} for k, d in displays.items()]
+        )
         await repo.link_hashtags(session, [{"video_id": v, "hashtag_id": tag_ids[k]} for v, k in links])
         await repo.add_snapshots(session, snapshots)
         total += len(batch)
@@ -247,7 +246,7 @@ async def ingest_slideshows(session: AsyncSession, records: Sequence[SlideshowRe
     )
     rows = [
         {
-            "id": new_id(),
+            "id": catalog_id("slideshow", r.platform.value, r.external_id),
             "platform": r.platform.value,
             "external_id": r.external_id,
             "url": r.url,
@@ -277,7 +276,7 @@ async def ingest_slideshows(session: AsyncSession, records: Sequence[SlideshowRe
 async def ingest_ads(session: AsyncSession, records: Sequence[AdRecord]) -> int:
     rows = {
         r.external_id: {
-            "id": new_id(),
+            "id": catalog_id("ad", r.external_id),
             "external_id": r.external_id,
             "page_id": r.page_id,
             "page_name": r.page_name,
@@ -303,7 +302,7 @@ async def ingest_comments(session: AsyncSession, records: Sequence[CommentRecord
     video_ids = await repo.video_ids(session, [(r.platform.value, r.video_external_id) for r in records])
     rows = {
         (r.platform.value, r.external_id): {
-            "id": new_id(),
+            "id": catalog_id("comment", r.platform.value, r.external_id),
             "platform": r.platform.value,
             "external_id": r.external_id,
             "video_external_id": r.video_external_id,
@@ -344,158 +343,3 @@ async def is_empty(session: AsyncSession) -> bool:
 
 async def row_counts(session: AsyncSession) -> dict[str, int]:
     return await repo.count_rows(session)
-
-
-# --- continuous collection (bodies of the job engine's periodic tasks) ------------------------------
-
-
-@dataclass
-class CollectResult:
-    videos: dict[str, int] = field(default_factory=dict)
-    failures: dict[str, str] = field(default_factory=dict)
-
-
-async def _feed(
-    connector: Connector, platform: Platform, since: datetime, until: datetime, result: CollectResult
-) -> list[VideoRecord]:
-    """One discovery feed pull; a failing source is logged and recorded, and yields nothing."""
-    source = f"{connector.name}:{platform.value}"
-    try:
-        return await connector.discovery_feed(platform, None, since, until)
-    except ConnectorError as exc:
-        log.warning("catalog.collect.failed", source=source, error=type(exc).__name__, detail=str(exc))
-        result.failures[source] = type(exc).__name__
-        return []
-
-
-async def _store_feed(
-    db: Database, source: str, records: list[VideoRecord], found_at: datetime | None, result: CollectResult
-) -> None:
-    if not records:
-        return
-    async with db.transaction() as session:
-        count = await ingest_videos(session, records, found_at=found_at)
-    result.videos[source] = result.videos.get(source, 0) + count
-
-
-async def collect(
-    db: Database, connectors: Sequence[Connector], clock: Clock, since: datetime, until: datetime
-) -> CollectResult:
-    """Pull every enabled connector's worldwide discovery feed for [since, until) into the catalog.
-
-    One transaction per (connector, platform); a failing source is logged and skipped while the others
-    still land (partial failure). Videos new to the catalog are found now (``clock``).
-    """
-    result = CollectResult()
-    found_at = clock.now()
-    for connector in connectors:
-        for platform in sorted(connector.platforms):
-            records = await _feed(connector, platform, since, until, result)
-            await _store_feed(db, f"{connector.name}:{platform.value}", records, found_at, result)
-    log.info("catalog.collect.done", videos=sum(result.videos.values()), failures=len(result.failures))
-    return result
-
-
-@dataclass
-class RefreshResult:
-    refreshed: int = 0
-    missing: int = 0
-    failed: int = 0
-
-
-async def refresh_recent_stats(
-    db: Database, connectors: Sequence[Connector], clock: Clock, *, max_age: timedelta = refresh_window
-) -> RefreshResult:
-    """Re-read the counters of every video posted within ``max_age`` and append a snapshot each."""
-    now = clock.now()
-    async with db.transaction(write=False) as session:
-        videos = await repo.videos_published_since(session, now - max_age)
-    by_platform: dict[str, Connector] = {}
-    for connector in connectors:
-        for platform in connector.platforms:
-            by_platform.setdefault(platform.value, connector)
-    wanted: dict[str, dict[str, tuple[str, datetime]]] = {}
-    for video_id, platform_name, external_id, published_at in videos:
-        if platform_name in by_platform:
-            wanted.setdefault(platform_name, {})[external_id] = (video_id, published_at)
-    result = RefreshResult()
-    for platform_name, by_external in wanted.items():
-        source = by_platform[platform_name]
-        ids = list(by_external)
-        for start in range(0, len(ids), STATS_BATCH):
-            chunk = ids[start : start + STATS_BATCH]
-            try:
-                answered = await source.videos_stats(Platform(platform_name), chunk)
-            except RateLimited as exc:
-                log.warning(
-                    "catalog.refresh.rate_limited", platform=platform_name, retry_at=exc.retry_at.isoformat()
-                )
-                break
-            except ConnectorError as exc:
-                log.warning("catalog.refresh.failed", platform=platform_name, error=type(exc).__name__)
-                result.failed += len(chunk)
-                continue
-            result.missing += len(chunk) - len(answered)
-            rows = []
-            for stats in answered:
-                video_id, published_at = by_external[stats.external_id]
-                frozen = stats.fetched_at - published_at >= views_frozen_after
-                rows.append(
-                    {
-                        "id": video_id,
-                        "fetched_at": stats.fetched_at,
-                        "views": stats.views,
-                        "likes": stats.likes,
-                        "comments": stats.comments,
-                        "shares": stats.shares,
-                        "bookmarks": stats.bookmarks,
-                        "views_at_7d": stats.views if frozen else None,
-                    }
-                )
-            await _store_stats(db, rows)
-            result.refreshed += len(rows)
-    log.info("catalog.refresh.done", refreshed=result.refreshed, missing=result.missing, failed=result.failed)
-    return result
-
-
-async def _store_stats(db: Database, rows: list[dict[str, Any]]) -> None:
-    if not rows:
-        return
-    async with db.transaction() as session:
-        await repo.update_video_stats(session, rows)
-        await repo.add_snapshots(
-            session,
-            [
-                {k: r[k] for k in ("views", "likes", "comments", "shares", "bookmarks")}
-                | {"video_id": r["id"], "at": r["fetched_at"]}
-                for r in rows
-            ],
-        )
-
-
-async def backfill(db: Database, connectors: Sequence[Connector], clock: Clock, *, days: int = 14) -> int:
-    """Fill the catalog with the last ``days`` of every feed, as if collection had been running: each
-    video counts as found at the end of the one-day window that covers its posting time (§2.3).
-
-    The next window is fetched while the current one is written, so generation and storage overlap.
-    """
-    now = clock.now()
-    jobs: list[tuple[Connector, Platform, datetime, datetime]] = []
-    start = now - timedelta(days=days)
-    while start < now:
-        end = min(start + backfill_chunk, now)
-        jobs.extend((c, p, start, end) for c in connectors for p in sorted(c.platforms))
-        start = end
-    result = CollectResult()
-    if not jobs:
-        return 0
-    pending = asyncio.create_task(_feed(jobs[0][0], jobs[0][1], jobs[0][2], jobs[0][3], result))
-    for i, (connector, platform, _since, until) in enumerate(jobs):
-        records = await pending
-        if i + 1 < len(jobs):
-            nxt = jobs[i + 1]
-            pending = asyncio.create_task(_feed(nxt[0], nxt[1], nxt[2], nxt[3], result))
-        await _store_feed(db, f"{connector.name}:{platform.value}", records, until, result)
-    total = sum(result.videos.values())
-    log.info("catalog.backfill.done", days=days, videos=total, failures=len(result.failures))
-    return total
