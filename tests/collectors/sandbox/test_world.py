@@ -32,7 +32,9 @@ def last_48h(world: World) -> dict[Platform, list[VideoRecord]]:
 @pytest.fixture(scope="module")
 def frozen(world: World) -> dict[Platform, list[VideoRecord]]:
     """Three days of videos posted 10 to 13 days ago: their views are frozen."""
-    return {p: world.videos_between(p, AT - timedelta(days=13), AT - timedelta(days=10), AT) for p in Platform}
+    return {
+        p: world.videos_between(p, AT - timedelta(days=13), AT - timedelta(days=10), AT) for p in Platform
+    }
 
 
 class TestDeterminism:
@@ -40,7 +42,9 @@ class TestDeterminism:
         since = AT - timedelta(hours=3)
         again = World(SEED)
         for platform in Platform:
-            assert world.videos_between(platform, since, AT, AT) == again.videos_between(platform, since, AT, AT)
+            assert world.videos_between(platform, since, AT, AT) == again.videos_between(
+                platform, since, AT, AT
+            )
 
     def test_another_seed_gives_other_records(self, world: World) -> None:
         since = AT - timedelta(hours=3)
@@ -98,7 +102,9 @@ class TestPopulation:
     ) -> None:
         assert len(last_48h[platform]) >= 5_000
 
-    def test_creator_profile_is_consistent(self, world: World, last_48h: dict[Platform, list[VideoRecord]]) -> None:
+    def test_creator_profile_is_consistent(
+        self, world: World, last_48h: dict[Platform, list[VideoRecord]]
+    ) -> None:
         video = last_48h[Platform.TIKTOK][0]
         assert video.creator is not None
         profile = world.creator(Platform.TIKTOK, video.creator.handle, AT)
@@ -124,7 +130,9 @@ class TestViews:
         assert top > 20 * median
 
     def test_views_grow_then_freeze_after_a_week(self, world: World) -> None:
-        posted = world.videos_between(Platform.TIKTOK, AT - timedelta(days=9), AT - timedelta(days=8, hours=23), AT)
+        posted = world.videos_between(
+            Platform.TIKTOK, AT - timedelta(days=9), AT - timedelta(days=8, hours=23), AT
+        )
         video = max(posted, key=lambda v: v.views)
         start = video.published_at
         series = []
@@ -135,12 +143,15 @@ class TestViews:
         assert [s.views for s in series] == sorted(s.views for s in series)
         assert series[0].views < series[-1].views
         frozen = [
-            world.video_stats(Platform.TIKTOK, video.external_id, start + timedelta(days=d)) for d in (7, 8, 30)
+            world.video_stats(Platform.TIKTOK, video.external_id, start + timedelta(days=d))
+            for d in (7, 8, 30)
         ]
         assert len({(s.views, s.likes, s.comments, s.shares) for s in frozen if s is not None}) == 1
 
     @pytest.mark.parametrize("platform", list(Platform))
-    def test_counters_are_consistent(self, last_48h: dict[Platform, list[VideoRecord]], platform: Platform) -> None:
+    def test_counters_are_consistent(
+        self, last_48h: dict[Platform, list[VideoRecord]], platform: Platform
+    ) -> None:
         for v in last_48h[platform]:
             assert 0 <= v.comments <= v.likes <= v.views or (v.likes == 0 and v.comments <= v.views)
             if v.shares is not None:
@@ -165,7 +176,9 @@ class TestPerPlatformFields:
         assert all(v.shares is None and v.bookmarks is None for v in videos)
         assert all(t.startswith("#") for v in videos for t in v.hashtags)
         assert all(v.region is None for v in videos)
-        assert all(v.is_duet is None and v.is_stitch is None and v.is_eligible_for_commission is None for v in videos)
+        assert all(
+            v.is_duet is None and v.is_stitch is None and v.is_eligible_for_commission is None for v in videos
+        )
         sounds = [v.sound for v in videos if v.sound is not None]
         assert sounds and all(s.duration is None and s.usage_count is None for s in sounds)
         assert all(v.url == f"https://www.youtube.com/shorts/{v.external_id}" for v in videos)
@@ -194,9 +207,13 @@ class TestPerPlatformFields:
         assert doubled and all(len(set(v.description.split("\n"))) == 1 for v in doubled if v.description)
         assert all(v.external_id.isdigit() for v in videos)
 
-    def test_captions_hooks_transcripts_and_languages(self, last_48h: dict[Platform, list[VideoRecord]]) -> None:
+    def test_captions_hooks_transcripts_and_languages(
+        self, last_48h: dict[Platform, list[VideoRecord]]
+    ) -> None:
         videos = last_48h[Platform.TIKTOK]
-        assert all(v.description and any(f"#{t}" in v.description for t in v.hashtags) for v in videos if v.hashtags)
+        assert all(
+            v.description and any(f"#{t}" in v.description for t in v.hashtags) for v in videos if v.hashtags
+        )
         assert sum(v.transcript is not None for v in videos) / len(videos) > 0.6
         languages = Counter(v.language for v in videos)
         assert languages.most_common(1)[0][0] == "en" and languages["en"] / len(videos) > 0.55
@@ -213,7 +230,9 @@ class TestPerPlatformFields:
         counts = [p.usage_count for p in history.usage]
         assert counts == sorted(counts) and counts[0] < counts[-1]
         users = world.sound_videos(Platform.TIKTOK, licensed.external_id, AT, 20)
-        assert users and all(v.sound is not None and v.sound.external_id == licensed.external_id for v in users)
+        assert users and all(
+            v.sound is not None and v.sound.external_id == licensed.external_id for v in users
+        )
 
 
 class TestPlantedTrends:
@@ -235,7 +254,9 @@ class TestPlantedTrends:
             videos = world.videos_between(Platform.TIKTOK, since, until, AT, region="us")
             return sum(tag in (h.lower() for h in v.hashtags) for v in videos) / max(1, len(videos))
 
-        during = share(burst.start + (burst.peak - burst.start) / 2, burst.peak + (burst.end - burst.peak) / 2)
+        during = share(
+            burst.start + (burst.peak - burst.start) / 2, burst.peak + (burst.end - burst.peak) / 2
+        )
         before = share(burst.start - timedelta(days=7), burst.start - timedelta(days=6))
         assert during > 0.02 and during > 10 * before
         tagged = world.hashtag_videos(Platform.TIKTOK, f"#{tag.upper()}", burst.end, "recent", 20)

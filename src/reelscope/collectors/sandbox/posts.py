@@ -249,7 +249,7 @@ def locate_many(seed: int, platform: Platform, external_ids: list[str]) -> tuple
         if n is not None and n < 1 << 64 and (n >> 30) & 3 == VIDEO and (n >> 13) & 0x1FFFF < len(sk.interval)
     ]  # fmt: skip
     parts: list[Posts] = []
-    found_ids: list[str] = []
+    positions: list[int] = []
     if regular:
         nums = np.array([numbers[i] for i in regular], dtype=np.uint64)
         ts = (nums >> np.uint64(32)).astype(np.int64)
@@ -275,15 +275,16 @@ def locate_many(seed: int, platform: Platform, external_ids: list[str]) -> tuple
                     [None] * n,
                 )
             )
-            found_ids.extend(external_ids[regular[r]] for r in rows.tolist())
+            positions.extend(regular[r] for r in rows.tolist())
     regular_set = set(regular)
     for i, external in enumerate(external_ids):
         if i not in regular_set:
             post = locate(seed, platform, external)
             if post is not None:
                 parts.append(post)
-                found_ids.append(external)
-    return Posts.concat(platform, parts), found_ids
+                positions.append(i)
+    order = np.argsort(np.array(positions, dtype=np.int64), kind="stable")
+    return Posts.concat(platform, parts).take(order), [external_ids[positions[j]] for j in order.tolist()]
 
 
 def locate(seed: int, platform: Platform, external_id: str) -> Posts | None:
