@@ -90,12 +90,14 @@ async def _upsert(
     *,
     keep: Sequence[str] = (),
     coalesce: Sequence[str] = (),
+    first_wins: Sequence[str] = (),
     newer_only: str | None = None,
 ) -> None:
     """Insert rows; on a key conflict update every column except ``keys``, ``keep`` and ``id``.
 
-    ``coalesce`` columns keep their stored value when the new one is NULL; with ``newer_only`` the
-    update applies only when that timestamp column is not older than the stored one.
+    ``coalesce`` columns keep their stored value when the new one is NULL, ``first_wins`` columns keep
+    a stored non-NULL value; with ``newer_only`` the update applies only when that timestamp column is
+    not older than the stored one.
     """
     if not rows:
         return
@@ -106,8 +108,11 @@ async def _upsert(
     for column in table.columns:
         if column.name in skip or column.name not in rows[0]:
             continue
-        new = excluded[column.name]
-        values[column.name] = func.coalesce(new, table.c[column.name]) if column.name in coalesce else new
+        new, old = excluded[column.name], table.c[column.name]
+        if column.name in first_wins:
+            values[column.name] = func.coalesce(old, new)
+        else:
+            values[column.name] = func.coalesce(new, old) if column.name in coalesce else new
     where = table.c[newer_only] <= excluded[newer_only] if newer_only else None
     await _execute_many(
         session, stmt.on_conflict_do_update(index_elements=list(keys), set_=values, where=where), rows
@@ -137,7 +142,7 @@ async def _ids(
             result = await session.execute(
                 select(table.c[b], table.c.id).where(table.c[a] == first, table.c[b].in_(chunk))
             )
-            found.update({(first, second): id_ for second, id_ in result.tuples()})
+            found.update({(first, second): id_ for second, id_ in result.all()})
     return found
 
 
@@ -166,7 +171,8 @@ async def upsert_videos(session: AsyncSession, rows: list[Row]) -> None:
     overwrites a newer one; ``views_at_7d`` is kept once known."""
     await _upsert(
         session, videos_t, rows, ("platform", "external_id"), keep=("found_at",),
-        coalesce=("views_at_7d", "sound_id", "creator_id"), newer_only="fetched_at",
+        coalesce=("sound_id", "creator_id"),
+        first_wins=("views_at_7d",), newer_only="fetched_at",
     )  # fmt: skip
 
 
@@ -219,7 +225,7 @@ async def videos_published_since(
             videos_t.c.published_at >= since
         )
     )
-    return [tuple(r) for r in result.tuples()]
+    return [tuple(r) for r in result.all()]
 
 
 async def upsert_slideshows(session: AsyncSession, rows: list[Row]) -> None:
