@@ -436,7 +436,7 @@ def ingest(
                     batch.append(parse_line(line, clock.now()))
                 except BadLine as exc:
                     failures.append((number, str(exc)))
-                    err_console.print(f"line {number}: {exc}", markup=False, highlight=False)
+                    err_console.print(f"line {number}: {exc}", markup=False, highlight=False, soft_wrap=True)
                 if len(batch) >= INGEST_BATCH:
                     await flush()
             await flush()

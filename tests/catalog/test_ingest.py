@@ -20,8 +20,10 @@ from reelscope.runtime import Runtime
 
 pytestmark = pytest.mark.both_databases
 SEED = 20240601
-CATALOG_TABLES = ("creators", "sounds", "sound_usage", "videos", "hashtags", "video_hashtags", "view_snapshots",
-                  "slideshows", "ads", "comments")  # fmt: skip
+CATALOG_TABLES = (
+    "creators", "sounds", "sound_usage", "videos", "hashtags", "video_hashtags", "view_snapshots",
+    "slideshows", "ads", "comments",
+)  # fmt: skip
 
 
 async def dump(runtime: Runtime) -> dict[str, list[tuple[Any, ...]]]:
