@@ -377,6 +377,7 @@ INGEST_BATCH = 5_000
 def _backfill_catalog(settings: Settings) -> None:
     """On the first start of an empty catalog: 14 days of every enabled feed, so reads have data at once."""
     import time
+    from concurrent.futures import ProcessPoolExecutor
 
     from reelscope.catalog import collection
     from reelscope.catalog import service as catalog_service
@@ -388,8 +389,10 @@ def _backfill_catalog(settings: Settings) -> None:
         async with database.transaction(write=False) as session:
             if not await catalog_service.is_empty(session):
                 return None
-        connectors = build_connectors(settings, clock)
-        return await collection.backfill(database, connectors, clock, days=collection.backfill_days)
+        # generation runs in a second process, on the other core, while this one writes
+        with ProcessPoolExecutor(max_workers=1) as pool:
+            connectors = build_connectors(settings, clock, bulk_executor=pool)
+            return await collection.backfill(database, connectors, clock, days=collection.backfill_days)
 
     started = time.monotonic()
     with console.status("Empty catalog: collecting the last 14 days from the enabled connectors…"):

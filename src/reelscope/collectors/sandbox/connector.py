@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from concurrent.futures import Executor
 from datetime import datetime
 
 from reelscope.collectors.base import (
@@ -47,16 +48,33 @@ def parse_failures(spec: str) -> dict[str, float]:
     return rates
 
 
+def _feed_in_worker(
+    seed: int, platform: Platform, since: datetime, until: datetime, at: datetime, region: str | None
+) -> list[VideoRecord]:
+    return World(seed).videos_between(platform, since, until, at, region)
+
+
 class SandboxConnector:
+    """``bulk_executor`` (a process pool) takes discovery-feed generation off this process entirely,
+    so a backfill generates the next window on another core while this one writes (ADR 0007)."""
+
     name = "sandbox"
     platforms = frozenset(Platform)
 
-    def __init__(self, clock: Clock, *, seed: int, failures: dict[str, float] | None = None) -> None:
+    def __init__(
+        self,
+        clock: Clock,
+        *,
+        seed: int,
+        failures: dict[str, float] | None = None,
+        bulk_executor: Executor | None = None,
+    ) -> None:
         self.clock = clock
         self.world = World(seed)
         self.seed = seed
         self.failures = failures or {}
         self.calls = 0
+        self.bulk_executor = bulk_executor
 
     def _enter(self, source: str, operation: str, *args: object) -> datetime:
         """Count the call, maybe fail it, and return the moment it is answered at."""
@@ -153,4 +171,9 @@ class SandboxConnector:
         self, platform: Platform, region: str | None, since: datetime, until: datetime
     ) -> list[VideoRecord]:
         at = self._enter(platform.value, "discovery_feed", region, since, until)
+        if self.bulk_executor is not None:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(
+                self.bulk_executor, _feed_in_worker, self.seed, platform, since, until, at, region
+            )
         return await asyncio.to_thread(self.world.videos_between, platform, since, until, at, region)
