@@ -376,6 +376,7 @@ INGEST_BATCH = 5_000
 
 def _backfill_catalog(settings: Settings) -> None:
     """On the first start of an empty catalog: 14 days of every enabled feed, so reads have data at once."""
+    import multiprocessing
     import time
     from concurrent.futures import ProcessPoolExecutor
 
@@ -389,8 +390,9 @@ def _backfill_catalog(settings: Settings) -> None:
         async with database.transaction(write=False) as session:
             if not await catalog_service.is_empty(session):
                 return None
-        # generation runs in a second process, on the other core, while this one writes
-        with ProcessPoolExecutor(max_workers=1) as pool:
+        # generation runs in a second process, on the other core, while this one writes; spawned, not
+        # forked, because this process already runs the database driver's thread
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
             connectors = build_connectors(settings, clock, bulk_executor=pool)
             return await collection.backfill(database, connectors, clock, days=collection.backfill_days)
 
