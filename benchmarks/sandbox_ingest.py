@@ -4,8 +4,10 @@
    vectorised enumeration of the same posts and their counters alone (no text, no record objects).
 2. ingest: videos per second into an empty catalog (videos, creators, sounds, hashtags + links, one
    snapshot each), then the re-ingest of the same records (the update path) — against the identical
-   statements sent through SQLAlchemy's standard executemany (``session.execute(stmt, rows)``), which
-   is what ADR 0008 replaced. On SQLite (a temp file) and PostgreSQL (a throwaway database).
+   upserts as ``INSERT ... VALUES`` sent through SQLAlchemy's standard executemany
+   (``session.execute(stmt, rows)``), which is what ADR 0008 replaced (driver executemany on SQLite,
+   ``INSERT ... SELECT unnest(...)`` on PostgreSQL). On SQLite (a temp file) and PostgreSQL (a
+   throwaway database).
 
 Writes benchmarks/results/sandbox_ingest.json and .md.
 Run: .venv/bin/python benchmarks/sandbox_ingest.py [--hours 40] [--pg postgresql+asyncpg://postgres@127.0.0.1:5432/postgres]
@@ -73,6 +75,10 @@ async def _standard_execute_many(session: AsyncSession, stmt: Any, rows: Sequenc
         await session.execute(stmt, list(rows))
 
 
+def _standard_source(session: AsyncSession, table: Any, rows: Sequence[dict[str, Any]]) -> tuple[Any, bool]:
+    return repository._insert(session, table).values(repository._values(table, rows)), False
+
+
 async def _ingest_once(url: str, records: list[VideoRecord]) -> tuple[float, float]:
     database = create_database(url)
     async with database.engine.begin() as conn:
@@ -91,12 +97,13 @@ async def _ingest_once(url: str, records: list[VideoRecord]) -> tuple[float, flo
 
 async def bench_ingest(url: str, records: list[VideoRecord]) -> dict[str, float]:
     fast = await _ingest_once(url, records)
-    original = repository._execute_many
+    original = repository._execute_many, repository._source
     repository._execute_many = _standard_execute_many  # type: ignore[assignment]
+    repository._source = _standard_source  # type: ignore[assignment]
     try:
         standard = await _ingest_once(url, records)
     finally:
-        repository._execute_many = original  # type: ignore[assignment]
+        repository._execute_many, repository._source = original  # type: ignore[assignment]
     n = len(records)
     return {
         "videos": n,

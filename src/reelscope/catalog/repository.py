@@ -8,12 +8,13 @@ second (ADR 0008); the SQL and the value encoding stay SQLAlchemy's.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Table, bindparam, func, select, update
+from sqlalchemy import JSON, Table, Text, bindparam, cast, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -77,6 +78,42 @@ def _values(table: Table, rows: Sequence[Row]) -> dict[str, Any]:
     return {name: bindparam(name, type_=table.c[name].type) for name in rows[0]}
 
 
+def _source(session: AsyncSession, table: Table, rows: Sequence[Row]) -> tuple[Any, bool]:
+    """``INSERT`` of ``rows``; True when it takes one array per column (PostgreSQL), False when it
+    runs once per row (SQLite).
+
+    On PostgreSQL the rows go in as one ``INSERT ... SELECT unnest($1), unnest($2), ...``: one
+    statement and one round trip per batch instead of one execution per row (ADR 0008).
+    """
+    insert = _insert(session, table)
+    if session.get_bind().dialect.name != "postgresql":
+        return insert.values(_values(table, rows)), False
+    names = list(rows[0])
+    arrays: list[Any] = []
+    for name in names:
+        column_type = table.c[name].type
+        if isinstance(column_type, JSON):
+            # JSON values travel as text (a JSON array of arrays would read as a 2-D array)
+            arrays.append(cast(func.unnest(bindparam(f"{name}_values", type_=postgresql.ARRAY(Text))), JSON))
+        else:
+            arrays.append(func.unnest(bindparam(f"{name}_values", type_=postgresql.ARRAY(column_type))))
+    return insert.from_select(names, select(*arrays)), True
+
+
+async def _run(session: AsyncSession, stmt: Any, rows: Sequence[Row], by_column: bool) -> None:
+    if not by_column:
+        await _execute_many(session, stmt, rows)
+        return
+    table = stmt.table
+    params = {}
+    for name in rows[0]:
+        values = [row[name] for row in rows]
+        if isinstance(table.c[name].type, JSON):
+            values = [None if v is None else json.dumps(v) for v in values]
+        params[f"{name}_values"] = values
+    await session.execute(stmt, params)
+
+
 def _chunks(items: Sequence[Any], size: int = LOOKUP_CHUNK) -> Iterable[Sequence[Any]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
@@ -101,7 +138,7 @@ async def _upsert(
     """
     if not rows:
         return
-    stmt = _insert(session, table).values(_values(table, rows))
+    stmt, by_column = _source(session, table, rows)
     excluded = stmt.excluded
     skip = {"id", *keys, *keep}
     values: dict[str, Any] = {}
@@ -114,19 +151,18 @@ async def _upsert(
         else:
             values[column.name] = func.coalesce(new, old) if column.name in coalesce else new
     where = table.c[newer_only] <= excluded[newer_only] if newer_only else None
-    await _execute_many(
-        session, stmt.on_conflict_do_update(index_elements=list(keys), set_=values, where=where), rows
+    await _run(
+        session,
+        stmt.on_conflict_do_update(index_elements=list(keys), set_=values, where=where),
+        rows,
+        by_column,
     )
 
 
 async def _insert_ignore(session: AsyncSession, table: Table, rows: list[Row], keys: Sequence[str]) -> None:
     if rows:
-        stmt = (
-            _insert(session, table)
-            .values(_values(table, rows))
-            .on_conflict_do_nothing(index_elements=list(keys))
-        )
-        await _execute_many(session, stmt, rows)
+        stmt, by_column = _source(session, table, rows)
+        await _run(session, stmt.on_conflict_do_nothing(index_elements=list(keys)), rows, by_column)
 
 
 async def _ids(
