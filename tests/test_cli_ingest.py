@@ -89,3 +89,28 @@ class TestIngestCommand:
         result = CliRunner().invoke(app, ["ingest", str(tmp_path / "nope.jsonl")])
         assert result.exit_code == 2
         assert "nope.jsonl" in result.stderr
+
+
+class TestServeBackfill:
+    def test_an_empty_catalog_is_backfilled_once(
+        self, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """`reelscope serve` fills an empty catalog before serving (issue 5), and only an empty one."""
+        from reelscope import cli
+        from reelscope.catalog import collection
+        from reelscope.config import load_settings
+
+        monkeypatch.setattr(collection, "backfill_days", 1)  # the shape of the run, not its size
+        settings = load_settings()
+        cli._backfill_catalog(settings)
+        videos = catalog(
+            data_dir, "SELECT platform, count(*) FROM videos GROUP BY platform ORDER BY platform"
+        )
+        assert [platform for platform, _ in videos] == ["instagram", "tiktok", "youtube"]
+        assert all(count > 2_000 for _, count in videos)
+        assert catalog(data_dir, "SELECT count(*) FROM sound_usage")[0][0] > 0
+        cli._backfill_catalog(settings)
+        assert (
+            catalog(data_dir, "SELECT platform, count(*) FROM videos GROUP BY platform ORDER BY platform")
+            == videos
+        )

@@ -226,6 +226,16 @@ async def ingest_videos(
         )
         await repo.link_hashtags(session, [{"video_id": v, "hashtag_id": tag_ids[k]} for v, k in links])
         await repo.add_snapshots(session, snapshots)
+        # each observed usage count of a sound is a point of its usage history (§4.7 usage-history)
+        usage = {
+            (sound_ids[(r.sound.platform.value, r.sound.external_id)], r.fetched_at): r.sound.usage_count
+            for r in batch
+            if r.sound is not None and r.sound.usage_count is not None
+        }
+        await repo.add_sound_usage(
+            session,
+            [{"sound_id": sid, "at": at_, "usage_count": count} for (sid, at_), count in usage.items()],
+        )
         total += len(batch)
     return total
 
