@@ -15,6 +15,7 @@ from reelscope.collectors.sandbox import hashing as hs
 from reelscope.collectors.sandbox import posts as ps
 from reelscope.collectors.sandbox import sounds as snd
 from reelscope.collectors.sandbox.creators import creator_records, skeleton
+from reelscope.collectors.sandbox.trends import Burst
 from reelscope.collectors.sandbox.vocab import (
     COUNTRIES,
     FILLERS,
@@ -99,7 +100,9 @@ class _Sounds:
         return found
 
 
-def _text(cols: _Columns, i: int, post_burst: object, platform: Platform) -> tuple[str, list[str], str, str]:
+def _text(
+    cols: _Columns, i: int, post_burst: Burst | None, platform: Platform
+) -> tuple[str, list[str], str, str]:
     """Hook, hashtags (display form, no ``#``), a spoken phrase pool and the topic keyword."""
     topic = TOPICS[int(cols.topic[i])]
     p = [pick[i] for pick in cols.picks]
@@ -110,9 +113,7 @@ def _text(cols: _Columns, i: int, post_burst: object, platform: Platform) -> tup
     start = p[2] % len(topic.tags)
     tags = [topic.tags[(start + j) % len(topic.tags)] for j in range(2 + p[3] % 3)]
     phrases = topic.phrases
-    from reelscope.collectors.sandbox.trends import Burst
-
-    if isinstance(post_burst, Burst):
+    if post_burst is not None:
         theme = post_burst.theme
         tags = [*theme.tags[: 1 + p[4] % len(theme.tags)], tags[0]]
         phrases = theme.phrases + phrases[:1]
