@@ -106,7 +106,6 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=30000")
-        cursor.execute("PRAGMA cache_size=-65536")
         cursor.close()
 
     @event.listens_for(sync_engine, "begin")
