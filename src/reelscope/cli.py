@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
@@ -135,6 +136,7 @@ def serve(
         settings.port = port
     configure_logging(settings.log_level, json=settings.log_json)
     created = _bootstrap_demo(settings)
+    _backfill_catalog(settings)
     _print_welcome(settings, created)
     from reelscope.worker.consumer import start_embedded
 
@@ -474,3 +476,87 @@ def worker(
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     upgrade_to_head(settings.effective_database_url)
     run_worker(settings, periodic=periodic)
+
+
+# --- catalog ---------------------------------------------------------------------------------------
+
+INGEST_BATCH = 5_000
+
+
+def _backfill_catalog(settings: Settings) -> None:
+    """On the first start of an empty catalog: 14 days of every enabled feed, so reads have data at once."""
+    import multiprocessing
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    from reelscope.catalog import collection
+    from reelscope.catalog import service as catalog_service
+    from reelscope.collectors.registry import build_connectors
+
+    clock = SystemClock()
+
+    async def work(database: Database) -> int | None:
+        async with database.transaction(write=False) as session:
+            if not await catalog_service.is_empty(session):
+                return None
+        # generation runs in a second process, on the other core, while this one writes; spawned, not
+        # forked, because this process already runs the database driver's thread
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            connectors = build_connectors(settings, clock, bulk_executor=pool)
+            return await collection.backfill(database, connectors, clock, days=collection.backfill_days)
+
+    started = time.monotonic()
+    with console.status("Empty catalog: collecting the last 14 days from the enabled connectors…"):
+        count = _run_admin(settings, work)
+    if count is not None:
+        console.print(f"Catalog backfilled: {count} videos in {time.monotonic() - started:.1f}s")
+
+
+@app.command()
+def ingest(
+    file: Annotated[Path, typer.Argument(help="JSON lines: normalized records or yt-dlp info dicts.")],
+) -> None:
+    """Load records into the catalog. Bad lines are reported and skipped; exit status 1 if any failed."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from reelscope.catalog import service as catalog_service
+    from reelscope.collectors.jsonl import BadLine, Record, parse_line
+
+    if not file.is_file():
+        _fail(f"no such file: {file}")
+    settings = load_settings()
+    clock = SystemClock()
+    total_lines = sum(1 for _ in file.open("rb"))
+    failures: list[tuple[int, str]] = []
+    stored = catalog_service.IngestResult()
+
+    async def work(database: Database) -> None:
+        batch: list[Record] = []
+
+        async def flush() -> None:
+            if batch:
+                async with database.transaction() as session:
+                    stored.add(await catalog_service.ingest(session, batch, clock.now()))
+                batch.clear()
+
+        columns = (TextColumn("ingest"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+        with Progress(*columns, console=err_console) as progress, file.open("rb") as lines:
+            task = progress.add_task("ingest", total=total_lines)
+            for number, line in enumerate(lines, start=1):
+                progress.advance(task)
+                if not line.strip():
+                    continue
+                try:
+                    batch.append(parse_line(line, clock.now()))
+                except BadLine as exc:
+                    failures.append((number, str(exc)))
+                    err_console.print(f"line {number}: {exc}", markup=False, highlight=False, soft_wrap=True)
+                if len(batch) >= INGEST_BATCH:
+                    await flush()
+            await flush()
+
+    _run_admin(settings, work)
+    summary = ", ".join(f"{count} {name}" for name, count in vars(stored).items() if count)
+    console.print(f"ingested {summary or 'nothing'}; {len(failures)} bad line(s)")
+    if failures:
+        raise typer.Exit(code=1)

@@ -8,6 +8,16 @@ from reelscope.models.account import RateLimitOverride as RateLimitOverride
 from reelscope.models.account import Team as Team
 from reelscope.models.account import User as User
 from reelscope.models.billing import LedgerEntry as LedgerEntry
+from reelscope.models.catalog import Ad as Ad
+from reelscope.models.catalog import Comment as Comment
+from reelscope.models.catalog import Creator as Creator
+from reelscope.models.catalog import Hashtag as Hashtag
+from reelscope.models.catalog import Slideshow as Slideshow
+from reelscope.models.catalog import Sound as Sound
+from reelscope.models.catalog import SoundUsage as SoundUsage
+from reelscope.models.catalog import Video as Video
+from reelscope.models.catalog import VideoHashtag as VideoHashtag
+from reelscope.models.catalog import ViewSnapshot as ViewSnapshot
 from reelscope.models.events import OutboxCursor as OutboxCursor
 from reelscope.models.events import OutboxEvent as OutboxEvent
 from reelscope.models.idempotency import IdempotencyRecord as IdempotencyRecord

@@ -1,0 +1,1 @@
+"""The shared corpus: idempotent ingest of normalized records and the queries other families use."""

@@ -1,0 +1,363 @@
+"""Catalog rules: idempotent ingest of normalized records (ARCHITECTURE §7).
+
+Ingest upserts by the source's identity, so feeding the same records twice leaves the same rows:
+counters move only forward in observation time, ``found_at`` is the first sighting and never moves,
+and each observation appends at most one view snapshot. Continuous collection is ``collection.py``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from reelscope.catalog import repository as repo
+from reelscope.collectors.base import (
+    AdRecord,
+    CommentRecord,
+    CreatorRecord,
+    SlideshowRecord,
+    SoundRecord,
+    VideoRecord,
+)
+from reelscope.kit.logging import get_logger
+
+log = get_logger(__name__)
+
+BATCH = 5_000
+views_frozen_after = timedelta(days=7)  # §2.3
+
+Record = VideoRecord | CreatorRecord | SoundRecord | SlideshowRecord | AdRecord | CommentRecord
+
+
+@dataclass
+class IngestResult:
+    videos: int = 0
+    creators: int = 0
+    sounds: int = 0
+    slideshows: int = 0
+    ads: int = 0
+    comments: int = 0
+
+    def add(self, other: IngestResult) -> None:
+        for name in ("videos", "creators", "sounds", "slideshows", "ads", "comments"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+_NAMESPACE = uuid.UUID("7d0f3c1e-5b2a-4c61-9a53-2f1e8b6d4c90").bytes
+
+
+def catalog_id(kind: str, *identity: str) -> str:
+    """The service UUID of a collected thing: a UUIDv5 of its source identity, so every ingest of the
+    same video (creator, sound, hashtag) names it the same without a lookup (ADR 0008).
+
+    Equal to ``str(uuid.uuid5(namespace, name))``, computed directly: it runs for every ingested row.
+    """
+    digest = bytearray(hashlib.sha1(_NAMESPACE + "\x1f".join((kind, *identity)).encode()).digest()[:16])  # noqa: S324
+    digest[6] = (digest[6] & 0x0F) | 0x50
+    digest[8] = (digest[8] & 0x3F) | 0x80
+    h = digest.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
+def hashtag_key(tag: str) -> str:
+    """Hashtags match case-insensitively and without ``#`` (§4.2)."""
+    return tag.strip().lstrip("#").strip().lower()
+
+
+def handle_key(handle: str) -> str:
+    return handle.strip().lstrip("@").lower()
+
+
+def _creator_row(c: CreatorRecord, at: datetime) -> dict[str, Any]:
+    return {
+        "id": catalog_id("creator", c.platform.value, handle_key(c.handle)),
+        "platform": c.platform.value,
+        "handle": c.handle.lstrip("@"),
+        "handle_key": handle_key(c.handle),
+        "display_name": c.display_name,
+        "platform_user_id": c.platform_user_id,
+        "followers": c.followers,
+        "following": c.following,
+        "total_likes": c.total_likes,
+        "total_views": c.total_views,
+        "video_count": c.video_count,
+        "verified": c.verified,
+        "avatar_url": c.avatar_url,
+        "bio": c.bio,
+        "country": c.country,
+        "first_seen_at": at,
+        "updated_at": c.fetched_at or at,
+    }
+
+
+def _sound_row(s: SoundRecord, at: datetime) -> dict[str, Any]:
+    return {
+        "id": catalog_id("sound", s.platform.value, s.external_id),
+        "platform": s.platform.value,
+        "external_id": s.external_id,
+        "title": s.title,
+        "duration": s.duration,
+        "cover_url": s.cover_url,
+        "is_original": s.is_original,
+        "usage_count": s.usage_count,
+        "owner_handle": s.owner_handle,
+        "owner_nickname": s.owner_nickname,
+        "is_commerce_music": s.is_commerce_music,
+        "first_seen_at": at,
+        "updated_at": s.fetched_at or at,
+    }
+
+
+async def _creators_and_sounds(
+    session: AsyncSession,
+    creators: Sequence[CreatorRecord | None],
+    sounds: Sequence[SoundRecord | None],
+    at: datetime,
+) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], str]]:
+    latest_creators: dict[tuple[str, str], CreatorRecord] = {}
+    for c in creators:
+        if c is not None:
+            latest_creators[(c.platform.value, handle_key(c.handle))] = c
+    latest_sounds: dict[tuple[str, str], SoundRecord] = {}
+    for s in sounds:
+        if s is not None:
+            latest_sounds[(s.platform.value, s.external_id)] = s
+    creator_rows = {key: _creator_row(c, at) for key, c in latest_creators.items()}
+    sound_rows = {key: _sound_row(s, at) for key, s in latest_sounds.items()}
+    await repo.upsert_creators(session, list(creator_rows.values()))
+    await repo.upsert_sounds(session, list(sound_rows.values()))
+    return {k: row["id"] for k, row in creator_rows.items()}, {k: row["id"] for k, row in sound_rows.items()}
+
+
+def _creator_id(ids: dict[tuple[str, str], str], c: CreatorRecord | None) -> str | None:
+    return None if c is None else ids.get((c.platform.value, handle_key(c.handle)))
+
+
+def _sound_id(ids: dict[tuple[str, str], str], s: SoundRecord | None) -> str | None:
+    return None if s is None else ids.get((s.platform.value, s.external_id))
+
+
+async def ingest_videos(
+    session: AsyncSession, records: Sequence[VideoRecord], *, found_at: datetime | None = None
+) -> int:
+    """Upsert videos with their creators, sounds, hashtags and one view snapshot per observation.
+
+    ``found_at`` is when the service first saw these videos (default: each record's ``fetched_at``);
+    it is stored only for videos new to the catalog.
+    """
+    total = 0
+    for start in range(0, len(records), BATCH):
+        latest: dict[tuple[str, str], VideoRecord] = {}
+        for r in records[start : start + BATCH]:
+            key = (r.platform.value, r.external_id)
+            if key not in latest or latest[key].fetched_at <= r.fetched_at:
+                latest[key] = r
+        batch = list(latest.values())
+        at = max(r.fetched_at for r in batch)
+        creator_ids, sound_ids = await _creators_and_sounds(
+            session, [r.creator for r in batch], [r.sound for r in batch], at
+        )
+        rows = []
+        ids = [catalog_id("video", r.platform.value, r.external_id) for r in batch]
+        for r, video_id in zip(batch, ids, strict=True):
+            frozen = r.fetched_at - r.published_at >= views_frozen_after
+            rows.append(
+                {
+                    "id": video_id,
+                    "platform": r.platform.value,
+                    "external_id": r.external_id,
+                    "url": r.url,
+                    "description": r.description,
+                    "published_at": r.published_at,
+                    "found_at": max(found_at or r.fetched_at, r.published_at),
+                    "fetched_at": r.fetched_at,
+                    "views": r.views,
+                    "likes": r.likes,
+                    "comments": r.comments,
+                    "shares": r.shares,
+                    "bookmarks": r.bookmarks,
+                    "views_at_7d": r.views if frozen else None,
+                    "hashtags": list(r.hashtags),
+                    "thumbnail_url": r.thumbnail_url,
+                    "duration": r.duration,
+                    "transcript": r.transcript,
+                    "sound_id": _sound_id(sound_ids, r.sound),
+                    "sound_external_id": r.sound.external_id if r.sound else r.sound_external_id,
+                    "upload_region": r.upload_region,
+                    "upload_region_source": r.upload_region_source,
+                    "is_duet": r.is_duet,
+                    "is_stitch": r.is_stitch,
+                    "is_eligible_for_commission": r.is_eligible_for_commission,
+                    "creator_id": _creator_id(creator_ids, r.creator),
+                    "region": r.region,
+                    "language": r.language,
+                }
+            )
+        await repo.upsert_videos(session, rows)
+        displays: dict[str, str] = {}
+        links: dict[tuple[str, str], None] = {}
+        snapshots = []
+        for r, vid in zip(batch, ids, strict=True):
+            for tag in r.hashtags:
+                tag_key = hashtag_key(tag)
+                if tag_key:
+                    displays.setdefault(tag_key, tag.strip().lstrip("#"))
+                    links[(vid, tag_key)] = None
+            snapshots.append(
+                {
+                    "video_id": vid,
+                    "at": r.fetched_at,
+                    "views": r.views,
+                    "likes": r.likes,
+                    "comments": r.comments,
+                    "shares": r.shares,
+                    "bookmarks": r.bookmarks,
+                }
+            )
+        tag_ids = {key: catalog_id("hashtag", key) for key in displays}
+        await repo.add_hashtags(
+            session, [{"id": tag_ids[k], "key": k, "display": d} for k, d in displays.items()]
+        )
+        await repo.link_hashtags(session, [{"video_id": v, "hashtag_id": tag_ids[k]} for v, k in links])
+        await repo.add_snapshots(session, snapshots)
+        # each observed usage count of a sound is a point of its usage history (§4.7 usage-history)
+        usage = {
+            (sound_ids[(r.sound.platform.value, r.sound.external_id)], r.fetched_at): r.sound.usage_count
+            for r in batch
+            if r.sound is not None and r.sound.usage_count is not None
+        }
+        await repo.add_sound_usage(
+            session,
+            [{"sound_id": sid, "at": at_, "usage_count": count} for (sid, at_), count in usage.items()],
+        )
+        total += len(batch)
+    return total
+
+
+async def ingest_creators(session: AsyncSession, records: Sequence[CreatorRecord], at: datetime) -> int:
+    ids, _ = await _creators_and_sounds(session, records, [], at)
+    return len(ids)
+
+
+async def ingest_sounds(session: AsyncSession, records: Sequence[SoundRecord], at: datetime) -> int:
+    """Upsert sounds and store their usage history points."""
+    _, ids = await _creators_and_sounds(session, [], records, at)
+    usage = [
+        {"sound_id": ids[(s.platform.value, s.external_id)], "at": p.at, "usage_count": p.usage_count}
+        for s in records
+        for p in s.usage
+    ]
+    await repo.add_sound_usage(session, usage)
+    return len(ids)
+
+
+async def ingest_slideshows(session: AsyncSession, records: Sequence[SlideshowRecord], at: datetime) -> int:
+    latest = {(r.platform.value, r.external_id): r for r in records}
+    creator_ids, sound_ids = await _creators_and_sounds(
+        session, [r.creator for r in latest.values()], [r.sound for r in latest.values()], at
+    )
+    rows = [
+        {
+            "id": catalog_id("slideshow", r.platform.value, r.external_id),
+            "platform": r.platform.value,
+            "external_id": r.external_id,
+            "url": r.url,
+            "description": r.description,
+            "panels": list(r.panels),
+            "image_count": r.image_count,
+            "published_at": r.published_at,
+            "found_at": max(r.fetched_at, r.published_at),
+            "fetched_at": r.fetched_at,
+            "views": r.views,
+            "likes": r.likes,
+            "comments": r.comments,
+            "shares": r.shares,
+            "bookmarks": r.bookmarks,
+            "hashtags": list(r.hashtags),
+            "thumbnail_url": r.thumbnail_url,
+            "sound_id": _sound_id(sound_ids, r.sound),
+            "creator_id": _creator_id(creator_ids, r.creator),
+            "language": r.language,
+        }
+        for r in latest.values()
+    ]
+    await repo.upsert_slideshows(session, rows)
+    return len(rows)
+
+
+async def ingest_ads(session: AsyncSession, records: Sequence[AdRecord]) -> int:
+    rows = {
+        r.external_id: {
+            "id": catalog_id("ad", r.external_id),
+            "external_id": r.external_id,
+            "page_id": r.page_id,
+            "page_name": r.page_name,
+            "bodies": list(r.bodies),
+            "start_date": r.start_date,
+            "stop_date": r.stop_date,
+            "publisher_platforms": list(r.publisher_platforms),
+            "snapshot_url": r.snapshot_url,
+            "page_likes": r.page_likes,
+            "keyword": r.keyword,
+            "languages": list(r.languages),
+            "first_seen_at": r.fetched_at,
+            "fetched_at": r.fetched_at,
+        }
+        for r in records
+    }
+    await repo.upsert_ads(session, list(rows.values()))
+    return len(rows)
+
+
+async def ingest_comments(session: AsyncSession, records: Sequence[CommentRecord]) -> int:
+    """Upsert comments, linked to their video when the catalog has it."""
+    video_ids = await repo.video_ids(session, [(r.platform.value, r.video_external_id) for r in records])
+    rows = {
+        (r.platform.value, r.external_id): {
+            "id": catalog_id("comment", r.platform.value, r.external_id),
+            "platform": r.platform.value,
+            "external_id": r.external_id,
+            "video_external_id": r.video_external_id,
+            "video_id": video_ids.get((r.platform.value, r.video_external_id)),
+            "author_handle": r.author_handle,
+            "text": r.text,
+            "language": r.language,
+            "country": r.country,
+            "likes": r.likes,
+            "author_age_bracket": r.author_age_bracket,
+            "author_gender": r.author_gender,
+            "posted_at": r.posted_at,
+            "fetched_at": r.fetched_at,
+        }
+        for r in records
+    }
+    await repo.upsert_comments(session, list(rows.values()))
+    return len(rows)
+
+
+async def ingest(session: AsyncSession, records: Sequence[Record], at: datetime) -> IngestResult:
+    """Any mix of records, each kind through its own upsert."""
+    result = IngestResult()
+    result.videos = await ingest_videos(session, [r for r in records if isinstance(r, VideoRecord)])
+    result.creators = await ingest_creators(session, [r for r in records if isinstance(r, CreatorRecord)], at)
+    result.sounds = await ingest_sounds(session, [r for r in records if isinstance(r, SoundRecord)], at)
+    result.slideshows = await ingest_slideshows(
+        session, [r for r in records if isinstance(r, SlideshowRecord)], at
+    )
+    result.ads = await ingest_ads(session, [r for r in records if isinstance(r, AdRecord)])
+    result.comments = await ingest_comments(session, [r for r in records if isinstance(r, CommentRecord)])
+    return result
+
+
+async def is_empty(session: AsyncSession) -> bool:
+    return await repo.is_empty(session)
+
+
+async def row_counts(session: AsyncSession) -> dict[str, int]:
+    return await repo.count_rows(session)

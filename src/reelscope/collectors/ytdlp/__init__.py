@@ -1,0 +1,1 @@
+"""yt-dlp: info dicts mapped to normalized records (connectors reference §5)."""

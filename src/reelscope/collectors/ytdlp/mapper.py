@@ -1,0 +1,125 @@
+"""yt-dlp info dict → VideoRecord (connectors reference §5.4).
+
+Only the mapping lives here (``reelscope ingest`` feeds it saved info dicts); fetching by URL is a
+later connector. Transcripts and sounds need extra fetches and stay null.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from reelscope.collectors.base import CreatorRecord, VideoRecord
+from reelscope.kit.platforms import Platform
+
+EXTRACTORS = {"youtube": Platform.YOUTUBE, "tiktok": Platform.TIKTOK, "instagram": Platform.INSTAGRAM}
+_SHORTCODE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+_HASHTAG = re.compile(r"#(\w+)", re.UNICODE)
+
+
+class UnmappableInfo(ValueError):
+    """The info dict lacks what a video record needs."""
+
+
+def shortcode_to_media_id(code: str) -> str:
+    """Instagram link code → numeric media id (§3.7); private-account links carry 28 extra characters."""
+    if len(code) > 11:
+        code = code[:-28] if len(code) > 28 else code[:11]
+    value = 0
+    for char in code:
+        index = _SHORTCODE_ALPHABET.find(char)
+        if index < 0:
+            raise UnmappableInfo(f"bad Instagram shortcode {code!r}")
+        value = value * 64 + index
+    return str(value)
+
+
+def parse_hashtags(text: str | None, *, keep_hash: bool) -> tuple[str, ...]:
+    """Hashtags of a caption, deduplicated case-insensitively, first spelling kept (§0.2)."""
+    seen: dict[str, str] = {}
+    for tag in _HASHTAG.findall(text or ""):
+        seen.setdefault(tag.lower(), f"#{tag}" if keep_hash else tag)
+    return tuple(seen.values())
+
+
+def _int(value: Any) -> int | None:
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return round(value)
+    raise UnmappableInfo(f"expected a number, got {value!r}")
+
+
+def _published(info: dict[str, Any]) -> datetime:
+    if info.get("timestamp") is not None:
+        return datetime.fromtimestamp(float(info["timestamp"]), UTC)
+    upload_date = info.get("upload_date")
+    if isinstance(upload_date, str) and len(upload_date) == 8:
+        return datetime.strptime(upload_date, "%Y%m%d").replace(tzinfo=UTC)
+    raise UnmappableInfo("no timestamp or upload_date")
+
+
+def _creator(platform: Platform, info: dict[str, Any], at: datetime) -> CreatorRecord | None:
+    if platform is Platform.YOUTUBE:
+        handle, name, user_id = (
+            info.get("uploader_id") or info.get("channel"),
+            info.get("channel"),
+            info.get("channel_id"),
+        )
+    elif platform is Platform.TIKTOK:
+        handle, name, user_id = info.get("uploader"), info.get("channel"), info.get("uploader_id")
+    else:
+        handle, name, user_id = info.get("channel"), info.get("uploader"), info.get("uploader_id")
+    if not handle:
+        return None
+    return CreatorRecord(
+        platform=platform,
+        handle=str(handle).lstrip("@"),
+        display_name=name,
+        platform_user_id=None if user_id is None else str(user_id),
+        followers=_int(info.get("channel_follower_count")),
+        verified=info.get("channel_is_verified"),
+        fetched_at=at,
+    )
+
+
+def info_to_video(info: dict[str, Any], fetched_at: datetime) -> VideoRecord:
+    key = str(info.get("extractor_key") or info.get("extractor") or "").lower()
+    platform = EXTRACTORS.get(key.split(":")[0])
+    if platform is None:
+        raise UnmappableInfo(f"unsupported extractor {key!r} (youtube, tiktok or instagram)")
+    raw_id = info.get("id")
+    if raw_id in (None, ""):
+        raise UnmappableInfo("no id")
+    external_id = shortcode_to_media_id(str(raw_id)) if platform is Platform.INSTAGRAM else str(raw_id)
+    if platform is Platform.YOUTUBE:
+        url = f"https://www.youtube.com/shorts/{raw_id}"
+        parts = [p for p in (info.get("title"), info.get("description")) if p]
+        description = "\n".join(dict.fromkeys(parts)) or None
+    else:
+        url = info.get("webpage_url") or ""
+        description = info.get("description") or (info.get("title") if platform is Platform.TIKTOK else None)
+    if not url:
+        raise UnmappableInfo("no webpage_url")
+    thumbnail = info.get("thumbnail")
+    if not thumbnail and isinstance(info.get("thumbnails"), list) and info["thumbnails"]:
+        thumbnail = info["thumbnails"][0].get("url")
+    tiktok = platform is Platform.TIKTOK
+    return VideoRecord(
+        platform=platform,
+        external_id=external_id,
+        url=url,
+        published_at=_published(info),
+        fetched_at=fetched_at,
+        description=description,
+        views=_int(info.get("view_count")) or 0,
+        likes=_int(info.get("like_count")) or 0,
+        comments=_int(info.get("comment_count")) or 0,
+        shares=_int(info.get("repost_count")) if tiktok else None,
+        bookmarks=_int(info.get("save_count")) if tiktok else None,
+        hashtags=parse_hashtags(description, keep_hash=platform is Platform.YOUTUBE),
+        thumbnail_url=thumbnail,
+        duration=_int(info.get("duration")),
+        creator=_creator(platform, info, fetched_at),
+    )

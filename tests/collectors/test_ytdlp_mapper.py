@@ -1,0 +1,124 @@
+"""yt-dlp info dicts → normalized videos (connectors reference §5.4), with the reference's fixtures."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from reelscope.collectors.jsonl import BadLine, parse_line
+from reelscope.collectors.ytdlp.mapper import info_to_video, shortcode_to_media_id
+from reelscope.kit.platforms import Platform
+
+NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
+TIKTOK = {
+    "id": "7432109876543210987",
+    "title": "Sourdough in 40 seconds #sourdough #baking",
+    "description": "Sourdough in 40 seconds #sourdough #baking #Sourdough",
+    "uploader": "crumblab",
+    "uploader_id": "6901234500011122233",
+    "channel": "Crumb Lab",
+    "timestamp": 1791130805,
+    "upload_date": "20261004",
+    "duration": 41,
+    "view_count": 391020,
+    "like_count": 28410,
+    "comment_count": 402,
+    "repost_count": 1877,
+    "save_count": 3301,
+    "thumbnail": "https://p16-sign.tiktokcdn-us.com/cover1.jpeg",
+    "webpage_url": "https://www.tiktok.com/@crumblab/video/7432109876543210987",
+    "extractor_key": "TikTok",
+}
+YOUTUBE = {
+    "id": "Zt3kQ9vLm0A",
+    "title": "Sourdough in 40 seconds #shorts",
+    "description": "Crumb shot at the end #baking",
+    "channel": "Crumb Lab",
+    "channel_id": "UCq7Rr2Tn8Wb0Yc5Ld3Hs1Kx",
+    "channel_follower_count": 48100,
+    "uploader_id": "@crumblab",
+    "duration": 41,
+    "view_count": 88412,
+    "like_count": 3920,
+    "comment_count": 57,
+    "upload_date": "20261004",
+    "webpage_url": "https://www.youtube.com/watch?v=Zt3kQ9vLm0A",
+    "extractor_key": "Youtube",
+}
+INSTAGRAM = {
+    "id": "DAx7kLmPq2R",
+    "description": "Sourdough in 40 seconds #sourdough",
+    "channel": "crumblab",
+    "uploader": "Crumb Lab",
+    "uploader_id": "5123456789",
+    "timestamp": 1791130805,
+    "duration": 40.6,
+    "view_count": 6120,
+    "like_count": 214,
+    "comment_count": 9,
+    "webpage_url": "https://www.instagram.com/reel/DAx7kLmPq2R/",
+    "extractor_key": "Instagram",
+}
+
+
+class TestMapping:
+    def test_tiktok(self) -> None:
+        video = info_to_video(TIKTOK, NOW)
+        assert video.platform is Platform.TIKTOK and video.external_id == "7432109876543210987"
+        assert video.published_at == datetime(2026, 10, 4, 16, 20, 5, tzinfo=UTC)
+        assert (video.views, video.likes, video.comments, video.shares, video.bookmarks) == (
+            391020,
+            28410,
+            402,
+            1877,
+            3301,
+        )
+        assert video.hashtags == ("sourdough", "baking")  # deduplicated case-insensitively, no "#"
+        assert video.creator is not None and video.creator.handle == "crumblab"
+        assert video.creator.platform_user_id == "6901234500011122233"
+
+    def test_youtube(self) -> None:
+        video = info_to_video(YOUTUBE, NOW)
+        assert video.url == "https://www.youtube.com/shorts/Zt3kQ9vLm0A"
+        assert video.description == "Sourdough in 40 seconds #shorts\nCrumb shot at the end #baking"
+        assert video.hashtags == ("#shorts", "#baking")
+        assert video.published_at == datetime(2026, 10, 4, tzinfo=UTC)  # upload_date when no timestamp
+        assert video.shares is None and video.bookmarks is None
+        assert (
+            video.creator is not None
+            and video.creator.handle == "crumblab"
+            and video.creator.followers == 48100
+        )
+
+    def test_instagram_uses_the_numeric_media_id(self) -> None:
+        video = info_to_video(INSTAGRAM, NOW)
+        assert video.external_id == "3472818758777482641" == shortcode_to_media_id("DAx7kLmPq2R")
+        assert video.duration == 41
+        assert video.creator is not None and video.creator.handle == "crumblab"
+        assert video.creator.display_name == "Crumb Lab"
+
+
+class TestLines:
+    def test_bad_lines_say_why(self) -> None:
+        cases = {
+            "{": "not JSON",
+            "[]": "not a JSON object",
+            '{"extractor_key": "Vimeo", "id": "1"}': "unsupported extractor",
+            '{"extractor_key": "TikTok", "webpage_url": "u"}': "no id",
+            '{"record": "video", "platform": "tiktok"}': "external_id",
+            '{"record": "podcast"}': "unknown record",
+        }
+        for line, reason in cases.items():
+            try:
+                parse_line(line, NOW)
+            except BadLine as exc:
+                assert reason in str(exc)
+            else:
+                raise AssertionError(f"{line!r} was accepted")
+
+    def test_normalized_records_without_offsets_are_utc(self) -> None:
+        record = parse_line(
+            '{"platform": "tiktok", "external_id": "9", "url": "u", "published_at": "2026-11-20T10:00:00"}',
+            NOW,
+        )
+        assert record.published_at == datetime(2026, 11, 20, 10, tzinfo=UTC)  # type: ignore[union-attr]
+        assert record.fetched_at == NOW  # type: ignore[union-attr]
