@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from operator import itemgetter
 from typing import Any
 
@@ -303,3 +303,9 @@ async def count_rows(session: AsyncSession) -> dict[str, int]:
             (await session.execute(select(func.count()).select_from(table))).scalar_one()
         )
     return counts
+
+
+async def latest_found_at(session: AsyncSession) -> datetime | None:
+    """When the catalog last saw a new video (the resume point of continuous collection)."""
+    value = (await session.execute(select(func.max(Video.found_at)))).scalar_one_or_none()
+    return value if value is None or value.tzinfo else value.replace(tzinfo=UTC)

@@ -1,0 +1,44 @@
+"""Continuous collection as periodic jobs (issue 5 §4; ARCHITECTURE §5 "fixed system jobs").
+
+Every few minutes each enabled connector's discovery feed is pulled from where collection last left
+off (at most a week back: older videos would never be counted, §2.3); every half hour the counters of
+videos younger than a week and a day are re-read. Both are idempotent upserts, so a run repeated after
+a crash changes nothing twice.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from huey import crontab
+
+from reelscope.catalog import collection
+from reelscope.catalog import repository as catalog_repository
+from reelscope.collectors.registry import build_connectors
+from reelscope.worker import TaskContext, task
+
+# how far back a collection run looks, at least and at most
+OVERLAP = timedelta(minutes=30)
+LOOKBACK_LIMIT = timedelta(days=7)
+
+
+@task("catalog.collect", periodic=crontab(minute="*/5"))
+async def collect(ctx: TaskContext) -> dict[str, Any]:
+    now = ctx.now()
+    async with ctx.db.transaction(write=False) as session:
+        last = await catalog_repository.latest_found_at(session)
+    since = min(last or now, now) - OVERLAP
+    since = max(since, now - LOOKBACK_LIMIT)
+    result = await collection.collect(
+        ctx.db, build_connectors(ctx.settings, ctx.clock), ctx.clock, since, now
+    )
+    return {"videos": sum(result.videos.values()), "failures": len(result.failures)}
+
+
+@task("catalog.refresh_stats", periodic=crontab(minute="*/30"))
+async def refresh_stats(ctx: TaskContext) -> dict[str, int]:
+    result = await collection.refresh_recent_stats(
+        ctx.db, build_connectors(ctx.settings, ctx.clock), ctx.clock
+    )
+    return {"refreshed": result.refreshed, "missing": result.missing, "failed": result.failed}
