@@ -137,6 +137,7 @@ def serve(
     configure_logging(settings.log_level, json=settings.log_json)
     created = _bootstrap_demo(settings)
     _backfill_catalog(settings)
+    _bootstrap_trends(settings)
     _print_welcome(settings, created)
     from reelscope.worker.consumer import start_embedded
 
@@ -510,6 +511,24 @@ def _backfill_catalog(settings: Settings) -> None:
         count = _run_admin(settings, work)
     if count is not None:
         console.print(f"Catalog backfilled: {count} videos in {time.monotonic() - started:.1f}s")
+
+
+def _bootstrap_trends(settings: Settings) -> None:
+    """Trend run schedules for every region; on the first start, each region's latest run at once."""
+    import time
+
+    from reelscope.trend import tasks as trend_tasks
+
+    clock = SystemClock()
+    started = time.monotonic()
+
+    async def work(database: Database) -> int:
+        return await trend_tasks.bootstrap(database, clock.now())
+
+    with console.status("Trends: scheduling region runs…"):
+        stored = _run_admin(settings, work)
+    if stored:
+        console.print(f"Trends: {stored} region runs computed in {time.monotonic() - started:.1f}s")
 
 
 @app.command()

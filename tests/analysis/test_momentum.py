@@ -58,3 +58,7 @@ class TestAssess:
         for m in (slow, fast):
             assert 0 <= m.score <= 1
         assert fast.score > slow.score
+
+    def test_a_repeated_reading_is_ignored(self) -> None:
+        twice = [*readings(0, 20_000, 80_000), Reading(at=T0 + timedelta(hours=4), views=80_000)]
+        assert assess(twice, detected_at=T0, now=T0 + timedelta(hours=4), seeded=SEEDED).status == RISING

@@ -62,7 +62,8 @@ def assess(
     readings: Sequence[Reading], *, detected_at: datetime, now: datetime, seeded: Momentum
 ) -> Momentum:
     """Momentum from the readings so far (oldest first)."""
-    ordered = sorted(readings, key=lambda r: r.at)
+    # one reading per moment (a refresh repeated at the same instant adds nothing)
+    ordered = sorted({r.at: r for r in readings}.values(), key=lambda r: r.at)
     if len(ordered) < 2:
         return seeded
     current = _rate(ordered[-2], ordered[-1])

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -88,8 +88,8 @@ class DetectionParams:
     baseline: timedelta = timedelta(days=7)
     min_count: int = 8
     min_z: float = 5.0
-    min_ratio: float = 4.0
-    min_views_ratio: float = 1.5
+    min_ratio: float = 2.5
+    min_views_ratio: float = 1.2
     # two bursts are one trend when this share of the smaller one's videos also carry the other
     containment: float = 0.35
     max_trends: int = 50
@@ -266,7 +266,7 @@ class Promotion:
     confidence: float
 
 
-def promote(by_region: dict[str, Sequence[DetectedTrend]], *, min_regions: int = 2) -> list[Promotion]:
+def promote(by_region: Mapping[str, Sequence[DetectedTrend]], *, min_regions: int = 2) -> list[Promotion]:
     """Group country trends that share a feature; those seen in ``min_regions`` or more are promoted.
 
     Confidence grows with the number of countries and with how strong the weakest sighting is.

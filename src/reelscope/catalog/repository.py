@@ -309,3 +309,54 @@ async def latest_found_at(session: AsyncSession) -> datetime | None:
     """When the catalog last saw a new video (the resume point of continuous collection)."""
     value = (await session.execute(select(func.max(Video.found_at)))).scalar_one_or_none()
     return value if value is None or value.tzinfo else value.replace(tzinfo=UTC)
+
+
+# --- reads other families use (trend detection and exemplars) -------------------------------------------
+
+
+async def posts_between(session: AsyncSession, since: datetime, until: datetime) -> Sequence[Any]:
+    """Videos posted in (since, until] with what trend detection reads: (id, platform, published_at,
+    views, hashtags, description, sound id, sound title, sound is_original, country)."""
+    country = func.lower(func.coalesce(Creator.country, Video.upload_region, Video.region))
+    stmt = (
+        select(
+            Video.id,
+            Video.platform,
+            Video.published_at,
+            Video.views,
+            Video.hashtags,
+            Video.description,
+            Video.sound_id,
+            Sound.title,
+            Sound.is_original,
+            country,
+        )
+        .outerjoin(Creator, Creator.id == Video.creator_id)
+        .outerjoin(Sound, Sound.id == Video.sound_id)
+        .where(Video.published_at > since, Video.published_at <= until)
+    )
+    return (await session.execute(stmt)).all()
+
+
+async def exemplar_rows(session: AsyncSession, video_ids: Sequence[str]) -> Sequence[Any]:
+    rows: list[Any] = []
+    for chunk in _chunks(list(video_ids)):
+        stmt = (
+            select(
+                Video.id,
+                Video.platform,
+                Video.external_id,
+                Video.url,
+                Video.views,
+                Video.likes,
+                Video.thumbnail_url,
+                Video.published_at,
+                Creator.handle,
+                Creator.avatar_url,
+                Creator.verified,
+            )
+            .outerjoin(Creator, Creator.id == Video.creator_id)
+            .where(Video.id.in_(chunk))
+        )
+        rows.extend((await session.execute(stmt)).all())
+    return rows

@@ -93,3 +93,13 @@ async def readings_of(session: AsyncSession, ranking_id: str) -> Sequence[TrendR
 async def get_run(session: AsyncSession, region: str, scheduled_for: datetime) -> TrendRun | None:
     stmt = select(TrendRun).where(TrendRun.region == region, TrendRun.scheduled_for == scheduled_for)
     return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def trends_by_id(session: AsyncSession, trend_ids: Sequence[str]) -> Sequence[Trend]:
+    if not trend_ids:
+        return []
+    return (await session.execute(select(Trend).where(Trend.id.in_(trend_ids)))).scalars().all()
+
+
+async def groups_count(session: AsyncSession) -> int:
+    return len((await session.execute(select(TrendGroup.id).limit(1))).all())

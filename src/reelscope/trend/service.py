@@ -230,7 +230,8 @@ async def merge_run(
         else:
             trend = known[trend_id]
             trend.feature_keys = sorted(set(trend.feature_keys) | found.feature_keys)
-            trend.description = found.description
+            if run_at >= trend.last_seen_at:
+                trend.description = found.description
             trend.last_seen_at = max(trend.last_seen_at, run_at)
         snapshots = [exemplars[v] for v in found.exemplar_ids if v in exemplars]
         row = rows.get(trend.id)
@@ -257,6 +258,11 @@ async def merge_run(
             )
             session.add(row)
             rows[trend.id] = row
+        if not is_new and run_at < row.last_seen_at:
+            # an older run landing late (the first-start backfill): it can only move discovery earlier
+            row.detected_at = min(row.detected_at, run_at)
+            merged.append(MergedRow(row=row, trend=trend, is_new=False))
+            continue
         row.last_seen_at = run_at
         row.score = found.score
         row.burst_ratio = found.ratio

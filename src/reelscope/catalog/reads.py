@@ -1,0 +1,74 @@
+"""What other families read from the catalog: detection input for trends, exemplar snapshots.
+
+``from reelscope.catalog import reads as catalog_reads`` (ARCHITECTURE §2: a family reaches another
+through its service modules).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from reelscope.analysis.text import normalize_hashtag
+from reelscope.analysis.trends import Post
+from reelscope.catalog import repository
+
+
+@dataclass(frozen=True)
+class CountryPost:
+    country: str | None  # lower-case ISO code of the creator (or the upload region), if known
+    post: Post
+
+
+async def posts_for_detection(session: AsyncSession, since: datetime, until: datetime) -> list[CountryPost]:
+    """Every video posted in (since, until] as trend detection sees it, with its country."""
+    found: list[CountryPost] = []
+    for row in await repository.posts_between(session, since, until):
+        video_id, platform, published, views, tags, caption, sound_id, title, original, country = row
+        labels = tuple(str(t).lstrip("#") for t in (tags or []) if str(t).strip("#"))
+        found.append(
+            CountryPost(
+                country=country,
+                post=Post(
+                    video_id=video_id,
+                    platform=platform,
+                    posted_at=published,
+                    views=int(views or 0),
+                    hashtags=tuple(normalize_hashtag(t) for t in labels),
+                    hashtag_labels=labels,
+                    sound_id=sound_id,
+                    sound_title=title,
+                    sound_is_original=bool(original),
+                    caption=caption or "",
+                ),
+            )
+        )
+    return found
+
+
+def publish_date(moment: datetime) -> str:
+    """§2.1: UTC, ``YYYY-MM-DDTHH:MM:SS`` without ``Z``."""
+    return moment.strftime("%Y-%m-%dT%H:%M:%S")
+
+
+async def exemplar_snapshots(session: AsyncSession, video_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """What a client sees of an exemplar video (§6.3 trend payloads), keyed by catalog video id."""
+    snapshots: dict[str, dict[str, Any]] = {}
+    for row in await repository.exemplar_rows(session, video_ids):
+        video_id, platform, external_id, url, views, likes, thumb, published, handle, avatar, verified = row
+        snapshots[video_id] = {
+            "video_id": video_id,
+            "external_id": external_id,
+            "url": url,
+            "platform": platform,
+            "views": int(views or 0),
+            "likes": int(likes or 0),
+            "thumbnail_url": thumb,
+            "publish_date": publish_date(published),
+            "author": {"username": handle or "", "avatar_url": avatar, "verified": bool(verified)},
+        }
+    return snapshots

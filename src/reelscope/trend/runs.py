@@ -1,0 +1,279 @@
+"""A region's detection run, start to finish (spec §4.3 production rules, §6.2–6.3 trend events).
+
+Detection is CPU work over catalog rows and runs off the event loop; the merge into the day group, the
+run record and the event are one transaction, so a run either lands whole or not at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from reelscope.analysis.trends import DetectedTrend, DetectionParams, Post, Promotion, detect, promote
+from reelscope.catalog import reads as catalog_reads
+from reelscope.catalog.reads import CountryPost
+from reelscope.events import service as events_service
+from reelscope.kit.clock import iso
+from reelscope.kit.db import Database
+from reelscope.kit.logging import get_logger
+from reelscope.models.trends import TrendGroup, TrendReading, TrendRegion, TrendRun
+from reelscope.trend import repository
+from reelscope.trend import service as trend_service
+from reelscope.trend.regions import GLOBAL, RUN_HOURS
+
+log = get_logger(__name__)
+
+PARAMS = DetectionParams()
+# a country needs this many recent videos before its own detection means anything
+MIN_COUNTRY_POSTS = 200
+EXEMPLARS_KEPT = 20
+EVENT_TRENDS = 20  # trends carried by one event, top ranked first
+EVENT_EXEMPLARS = 5
+EXEMPLAR_EVENT_FIELDS = ("video_id", "url", "platform", "views", "thumbnail_url", "publish_date", "author")
+REGION_EVENT = "trends.region.completed"
+GLOBAL_EVENT = "trends.daily.completed"
+
+
+@dataclass
+class Detection:
+    """What a run found, before it is stored."""
+
+    trends: list[DetectedTrend]
+    promotions: list[Promotion] = field(default_factory=list)
+
+
+def window(at: datetime) -> tuple[datetime, datetime]:
+    """The posts a run at ``at`` reads: its recent window and the baseline before it."""
+    return at - PARAMS.recent - PARAMS.baseline, at
+
+
+def detect_region(region: TrendRegion, posts: Sequence[CountryPost], at: datetime) -> Detection:
+    """Pure: detection for one region. Countries look at their own videos; ``global`` looks at all of
+    them natively and promotes what two or more countries found independently (§2.5)."""
+    if region.code != GLOBAL:
+        return Detection(trends=detect([p.post for p in posts if p.country == region.code], at, PARAMS))
+    by_country: dict[str, list[Post]] = defaultdict(list)
+    for item in posts:
+        if item.country:
+            by_country[item.country].append(item.post)
+    country_trends = {
+        country: detect(country_posts, at, PARAMS)
+        for country, country_posts in by_country.items()
+        if len(country_posts) >= MIN_COUNTRY_POSTS
+    }
+    return Detection(trends=detect([p.post for p in posts], at, PARAMS), promotions=promote(country_trends))
+
+
+async def detect_off_loop(region: TrendRegion, posts: Sequence[CountryPost], at: datetime) -> Detection:
+    """``detect_region`` in a worker thread, so the event loop stays free (ARCHITECTURE §5)."""
+    return await asyncio.to_thread(detect_region, region, posts, at)
+
+
+async def load_posts(db: Database, at: datetime) -> list[CountryPost]:
+    since, until = window(at)
+    async with db.transaction(write=False) as session:
+        return await catalog_reads.posts_for_detection(session, since, until)
+
+
+def _exemplar_ids(detection: Detection) -> list[str]:
+    ids: list[str] = []
+    for trend in [*detection.trends, *(p.trend for p in detection.promotions)]:
+        ids.extend(trend.exemplar_ids[:EXEMPLARS_KEPT])
+    return ids
+
+
+async def store(
+    session: AsyncSession,
+    region: TrendRegion,
+    scheduled_for: datetime,
+    detection: Detection,
+    *,
+    now: datetime,
+    announce: bool,
+) -> TrendRun | None:
+    """Merge a run into the region's day group and record it; None when this run was stored before.
+
+    ``announce`` publishes the §6.3 event (scheduled runs do; the first-start backfill does not).
+    """
+    if await repository.get_run(session, region.code, scheduled_for) is not None:
+        return None  # the job ran twice: the first one's result stands
+    snapshots = await catalog_reads.exemplar_snapshots(session, _exemplar_ids(detection))
+    group, merged = await trend_service.merge_run(
+        session, region, scheduled_for, detection.trends, snapshots, detection.promotions
+    )
+    for item in merged:
+        if item.is_new:
+            # the first reading of the exemplars' views: the momentum loop measures growth from here
+            views = sum(int(e.get("views") or 0) for e in item.row.exemplars)
+            likes = sum(int(e.get("likes") or 0) for e in item.row.exemplars)
+            session.add(TrendReading(ranking_id=item.row.id, at=scheduled_for, views=views, likes=likes))
+    run = TrendRun(
+        region=region.code,
+        scheduled_for=scheduled_for,
+        status="completed",
+        trends_found=len(merged),
+        completed_at=now,
+    )
+    session.add(run)
+    if announce:
+        await events_service.publish(
+            session,
+            GLOBAL_EVENT if region.code == GLOBAL else REGION_EVENT,
+            await _completed_payload(session, group),
+            None,
+            at=now,
+        )
+    await session.flush()
+    log.info("trend.run.completed", region=region.code, scheduled_for=iso(scheduled_for), trends=len(merged))
+    return run
+
+
+async def record_failure(
+    session: AsyncSession,
+    region: TrendRegion,
+    scheduled_for: datetime,
+    code: str,
+    message: str,
+    now: datetime,
+) -> TrendRun:
+    """A failed run is recorded and announced in the failure form of §6.3."""
+    run = TrendRun(
+        region=region.code,
+        scheduled_for=scheduled_for,
+        status="failed",
+        error_code=code,
+        error_message=message,
+        completed_at=now,
+    )
+    session.add(run)
+    await session.flush()
+    await events_service.publish(
+        session,
+        GLOBAL_EVENT if region.code == GLOBAL else REGION_EVENT,
+        {
+            "run_id": run.id,
+            "region": region.code,
+            "status": "failed",
+            "completed_at": iso(now),
+            "error": {"code": code, "message": message},
+        },
+        None,
+        at=now,
+    )
+    log.warning("trend.run.failed", region=region.code, scheduled_for=iso(scheduled_for), code=code)
+    return run
+
+
+async def _completed_payload(session: AsyncSession, group: TrendGroup) -> dict[str, Any]:
+    rows = sorted(await repository.rows_of_group(session, group.id), key=lambda r: r.ranking)[:EVENT_TRENDS]
+    trends = {t.id: t for t in await repository.trends_by_id(session, [r.trend_id for r in rows])}
+    return {
+        "trend_group_id": group.id,
+        # §6.3: "date (previous day, YYYY-MM-DD)"
+        "date": (group.local_date - timedelta(days=1)).isoformat(),
+        "region": group.region,
+        "trends": [
+            {
+                "trend_id": row.trend_id,
+                "trend_ranking_id": row.id,
+                "title": trends[row.trend_id].name,
+                "description": trends[row.trend_id].description,
+                "ranking": row.ranking,
+                "scrape_status": "completed",
+                "exemplar_count": len(row.exemplars),
+                "velocity": {
+                    "band": row.velocity_band,
+                    "count_24h_total": row.count_recent,
+                    "median_views": float(row.median_views),
+                    "source": "catalog",
+                    "per_platform": dict(row.per_platform),
+                },
+                "top_exemplars": [
+                    {k: e[k] for k in EXEMPLAR_EVENT_FIELDS} for e in row.exemplars[:EVENT_EXEMPLARS]
+                ],
+            }
+            for row in rows
+        ],
+    }
+
+
+Finish = Callable[[AsyncSession], Awaitable[None]]
+
+
+async def run_region(
+    db: Database, region_code: str, scheduled_for: datetime, *, now: datetime, finish: Finish | None = None
+) -> TrendRun | None:
+    """Load, detect (off the event loop) and store one scheduled run; None if it was stored before.
+
+    ``finish`` runs inside the storing transaction (a job marks itself completed there, so the run and
+    the job's completion land together).
+    """
+    async with db.transaction(write=False) as session:
+        region = await trend_service.region_or_400(session, region_code)
+        done_before = await repository.get_run(session, region.code, scheduled_for) is not None
+    if not done_before:
+        posts = await load_posts(db, scheduled_for)
+        detection = await detect_off_loop(region, posts, scheduled_for)
+    async with db.transaction() as session:
+        run = None
+        if not done_before:
+            region = await trend_service.region_or_400(session, region_code)
+            run = await store(session, region, scheduled_for, detection, now=now, announce=True)
+        if finish is not None:
+            await finish(session)
+    return run
+
+
+# the first start computes this many region-local days of groups (issue 8 §6)
+BACKFILL_DAYS = 3
+
+
+def backfill_times(timezone: str, now: datetime, days: int) -> list[datetime]:
+    """The run times (07:00, 13:00, 19:00 local) of the last ``days`` local days that are past."""
+    zone = ZoneInfo(timezone)
+    today = now.astimezone(zone).date()
+    times = []
+    for back in range(days - 1, -1, -1):
+        day = today - timedelta(days=back)
+        for hour in RUN_HOURS:
+            local = datetime(day.year, day.month, day.day, hour, tzinfo=zone)
+            if local <= now:
+                times.append(local.astimezone(now.tzinfo))
+    return times
+
+
+async def backfill(db: Database, now: datetime, *, days: int, latest_only: bool = False) -> int:
+    """Store the past runs of every region over the last ``days`` local days (or only each region's
+    latest past run), skipping runs stored before. Backfilled runs are recorded like scheduled ones, so
+    the scheduler does not redo them, but announce nothing: their events would describe the past."""
+    async with db.transaction(write=False) as session:
+        regions = list(await trend_service.regions(session))
+    planned: list[tuple[TrendRegion, datetime]] = []
+    for region in regions:
+        times = backfill_times(region.timezone, now, days if not latest_only else 2)
+        planned += [(region, at) for at in (times[-1:] if latest_only else times)]
+    if not planned:
+        return 0
+    # one read of the whole span; each run then takes its own window of it
+    since, _ = window(min(at for _, at in planned))
+    async with db.transaction(write=False) as session:
+        posts = await catalog_reads.posts_for_detection(session, since, now)
+    stored = 0
+    for region, at in sorted(planned, key=lambda item: item[1]):
+        async with db.transaction(write=False) as session:
+            if await repository.get_run(session, region.code, at) is not None:
+                continue
+        start, end = window(at)
+        detection = await detect_off_loop(region, [p for p in posts if start < p.post.posted_at <= end], at)
+        async with db.transaction() as session:
+            if await store(session, region, at, detection, now=now, announce=False):
+                stored += 1
+    log.info("trend.backfill.done", runs=stored, latest_only=latest_only)
+    return stored

@@ -1,0 +1,121 @@
+"""Trend jobs: the three daily runs of each region, the momentum loop, schedules, first-start backfill."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from huey import crontab
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from reelscope.collectors.registry import build_connectors
+from reelscope.kit.clock import iso
+from reelscope.kit.db import Database
+from reelscope.kit.logging import get_logger
+from reelscope.schedules import service as schedules_service
+from reelscope.trend import momentum as trend_momentum
+from reelscope.trend import repository
+from reelscope.trend import runs as trend_runs
+from reelscope.trend import service as trend_service
+from reelscope.trend.regions import RUN_HOURS
+from reelscope.worker import JobFailed, TaskContext, task
+
+log = get_logger(__name__)
+
+RUN_TASK = "trend.run"
+RESOURCE = "trend_region"
+
+
+def run_cadence() -> str:
+    """07:00, 13:00 and 19:00 in the region's own zone, DST-correct (§4.3)."""
+    return "local:" + ",".join(f"{h:02d}:00" for h in RUN_HOURS)
+
+
+async def ensure_schedules(session: AsyncSession, now: datetime) -> int:
+    """A run schedule for every region that has none (regions are data: new ones get one here)."""
+    created = 0
+    for region in await trend_service.regions(session):
+        if await schedules_service.for_resource(session, RESOURCE, region.code):
+            continue
+        await schedules_service.create(
+            session,
+            task=RUN_TASK,
+            job_type="trend_run",
+            cadence=run_cadence(),
+            timezone=region.timezone,
+            resource_type=RESOURCE,
+            resource_id=region.code,
+            params={"region": region.code},
+            at=now,
+        )
+        created += 1
+    return created
+
+
+@task(RUN_TASK)
+async def run(ctx: TaskContext, *, region: str, scheduled_for: str | None = None, **_: Any) -> dict[str, Any]:
+    at = datetime.fromisoformat(scheduled_for.replace("Z", "+00:00")) if scheduled_for else ctx.now()
+    finish = ctx.complete if ctx.job is not None else None
+    try:
+        stored = await trend_runs.run_region(ctx.db, region, at, now=ctx.now(), finish=finish)
+    except JobFailed:
+        raise
+    except Exception as exc:
+        # §6.3: a failed update sends the failure form; the next scheduled run tries again
+        async with ctx.db.transaction() as session:
+            region_row = await trend_service.region_or_400(session, region)
+            if await repository.get_run(session, region, at) is None:
+                await trend_runs.record_failure(
+                    session, region_row, at, "detection_failed", str(exc), ctx.now()
+                )
+        raise JobFailed("detection_failed", "The trend run failed", retry=False) from exc
+    return {
+        "region": region,
+        "scheduled_for": iso(at),
+        "stored": stored is not None,
+        "trends": stored.trends_found if stored else 0,
+    }
+
+
+@task("trend.momentum", periodic=crontab(minute="20", hour="*/2"))
+async def refresh_momentum(ctx: TaskContext) -> dict[str, int]:
+    report = await trend_momentum.refresh(ctx.db, build_connectors(ctx.settings, ctx.clock), ctx.now())
+    return {"rows": report.rows, "exemplars": report.exemplars_read, "failures": report.failures}
+
+
+@task("trend.ensure_schedules", periodic=crontab(minute="7"))
+async def ensure_run_schedules(ctx: TaskContext) -> dict[str, int]:
+    async with ctx.db.transaction() as session:
+        return {"created": await ensure_schedules(session, ctx.now())}
+
+
+@task("trend.backfill")
+async def backfill(ctx: TaskContext, *, days: int = trend_runs.BACKFILL_DAYS, **_: Any) -> dict[str, int]:
+    """First start: the groups of the last few region-local days (runs stored already are skipped)."""
+    stored = await trend_runs.backfill(ctx.db, ctx.now(), days=days)
+    if ctx.job is not None:
+        async with ctx.db.transaction() as session:
+            await ctx.complete(session, {"runs": stored})
+    return {"runs": stored}
+
+
+async def bootstrap(db: Database, now: datetime) -> int:
+    """At every start: run schedules for every region. On the first start (no trend group yet): the latest
+    run of each region now, so the endpoints have data at once, and the rest of the backfill window as a
+    job the embedded worker picks up within seconds. Returns the runs stored now."""
+    async with db.transaction() as session:
+        await ensure_schedules(session, now)
+        first_start = await repository.groups_count(session) == 0
+    if not first_start:
+        return 0
+    stored = await trend_runs.backfill(db, now, days=1, latest_only=True)
+    async with db.transaction() as session:
+        await schedules_service.create(
+            session,
+            task="trend.backfill",
+            job_type="trend_backfill",
+            cadence="once",
+            at=now,
+            first_run_at=now,
+        )
+    return stored
