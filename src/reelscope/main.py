@@ -53,6 +53,8 @@ def create_app(
         redoc_url=None,
         openapi_url=None,
         generate_unique_id_function=lambda route: route.name,
+        # a trailing slash is another path (404 in the §7 shape), never a redirect to http://
+        redirect_slashes=False,
     )
     app.state.runtime = runtime
 

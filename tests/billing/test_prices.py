@@ -292,3 +292,22 @@ class TestSpotChecks:
     def test_free_operations_are_listed_at_zero(self) -> None:
         assert PRICES["get_account_balance"] == FREE
         assert PRICES["list_trend_regions"].quote({}, None) == 0
+
+
+class TestFlagsAreReadLikeTheRequest:
+    """A paid option enabled in any spelling the request's validation accepts is quoted with it."""
+
+    def test_query_flags(self) -> None:
+        from reelscope.billing.prices import price_of
+
+        for spelling in ("true", "on", "1", "yes", "t", "True"):
+            assert price_of("lookup_creator").quote({"trend_analysis": spelling}, None) == 100
+        for spelling in ("false", "off", "0", "no", "maybe"):
+            assert price_of("lookup_creator").quote({"trend_analysis": spelling}, None) == 50
+
+    def test_body_flags(self) -> None:
+        from reelscope.billing.prices import price_of
+
+        for value in (True, "true", 1):
+            assert price_of("create_agent").quote({}, {"data_intelligence_enabled": value}) == 150
+            assert price_of("create_agent").quote({}, {"is_recurring": value}) == 0

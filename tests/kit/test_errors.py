@@ -119,3 +119,8 @@ class TestUnexpectedFailures:
             await client.get("/v1/probe/fail/conflict", headers=team.headers), 409, "conflict"
         )
         assert body["message"] == "the probe always conflicts"
+
+
+class TestTrailingSlash:
+    async def test_a_trailing_slash_is_not_redirected(self, client: httpx.AsyncClient, team: TeamKey) -> None:
+        assert_error(await client.get("/v1/account/balance/", headers=team.headers), 404, "not_found")

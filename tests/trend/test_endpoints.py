@@ -143,6 +143,27 @@ class TestList:
         assert response.headers["X-Credits-Used"] == "25"
 
 
+class TestDateOnlyWindow:
+    async def test_a_bare_date_is_the_regions_own_day_both_ends_included(
+        self, client: httpx.AsyncClient, team: TeamKey, run_trends: RunTrends
+    ) -> None:
+        # 19:00 New York on the 19th (00:00 UTC on the 20th) and 07:00 New York on the 20th
+        await run_trends("us", datetime(2026, 11, 20, 0, 0, tzinfo=UTC), ("Evening", 30))
+        await run_trends("us", datetime(2026, 11, 20, 12, 0, tzinfo=UTC), ("Morning", 30))
+        one_day = await client.get(
+            "/v1/trends",
+            params={"region": "us", "start_date": "2026-11-20", "end_date": "2026-11-20"},
+            headers=team.headers,
+        )
+        assert [g["local_date"] for g in one_day.json()["data"]] == ["2026-11-20"]
+        both = await client.get(
+            "/v1/trends",
+            params={"region": "us", "start_date": "2026-11-19", "end_date": "2026-11-20"},
+            headers=team.headers,
+        )
+        assert [g["local_date"] for g in both.json()["data"]] == ["2026-11-20", "2026-11-19"]
+
+
 class TestMerge:
     async def test_three_runs_of_a_day_make_one_group_without_duplicates(
         self, client: httpx.AsyncClient, team: TeamKey, run_trends: RunTrends
@@ -246,6 +267,11 @@ class TestEmerging:
             "top_exemplars",
             "trend",
         }
+
+    async def test_offset_is_400(self, client: httpx.AsyncClient, team: TeamKey, regions: None) -> None:
+        """§8.3: the emerging list is not paged."""
+        response = await client.get("/v1/trends/emerging", params={"offset": 5}, headers=team.headers)
+        assert_error(response, 400, "validation_error")
 
     async def test_limit_above_50_is_400(
         self, client: httpx.AsyncClient, team: TeamKey, regions: None

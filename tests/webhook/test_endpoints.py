@@ -243,6 +243,24 @@ class TestChanges:
         assert response.status_code == 200
         assert (response.json()["status"], response.json()["is_active"]) == ("active", True)
 
+    async def test_patch_cannot_silently_keep_a_system_disabled_webhook_off(
+        self, client: httpx.AsyncClient, create_webhook: CreateWebhook, team: TeamKey, runtime: Any
+    ) -> None:
+        """is_active stays true after a system shutdown (§2.7): PATCH is_active true is a 409 pointing
+        at the re-enable operation, not a 200 that changes nothing."""
+        from reelscope.webhook import repository
+
+        hook = await create_webhook(team)
+        async with runtime.db.transaction() as session:
+            assert await repository.disable_by_system(session, hook["id"], runtime.clock.now())
+        response = await client.patch(
+            f"/v1/webhooks/{hook['id']}", json={"is_active": True}, headers=team.headers
+        )
+        body = assert_error(response, 409, "conflict")
+        assert "/enable" in str(body["message"])
+        enabled = await client.post(f"/v1/webhooks/{hook['id']}/enable", headers=team.headers)
+        assert enabled.json()["status"] == "active"
+
 
 class TestIdsAndTeams:
     async def test_malformed_id_is_a_validation_error(self, client: httpx.AsyncClient, team: TeamKey) -> None:

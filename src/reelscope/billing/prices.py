@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+
 Params = Mapping[str, str]
 Body = Mapping[str, Any] | None
 
@@ -26,12 +28,26 @@ class Price:
         return self.base + (self.extra(params, body) if self.extra else 0)
 
 
+_BOOL = TypeAdapter(bool)
+
+
+def _truthy(value: Any) -> bool:
+    """The request's own validation decides what counts as true (lax Pydantic: "on", "t", 1, "true"…);
+    the quote reads flags the same way, so an enabled option is never quoted at the base price."""
+    if value is None:
+        return False
+    try:
+        return _BOOL.validate_python(value)
+    except ValidationError:
+        return False  # the request itself will be refused with 400
+
+
 def _flag(params: Params, name: str) -> bool:
-    return params.get(name, "").lower() in {"true", "1", "yes"}
+    return _truthy(params.get(name))
 
 
 def _body_flag(body: Body, name: str) -> bool:
-    return bool(body and body.get(name) is True)
+    return _truthy(body.get(name)) if body else False
 
 
 def _trend_analysis(params: Params, _body: Body) -> int:

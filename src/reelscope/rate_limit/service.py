@@ -146,4 +146,4 @@ class RateLimiter:
         """About 20 quick tries, then about one per second (§5.5)."""
         allowed = await self.storage.take_token(ip, self.ip_burst, self.ip_refill_per_second, now.timestamp())
         if not allowed:
-            raise TooManyRequests(headers={"Retry-After": str(ceil_seconds(1 / self.ip_refill_per_second))})
+            raise TooManyRequests()  # §8.1: Retry-After only on a 429 from the key's own limit

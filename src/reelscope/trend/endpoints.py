@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated
+from zoneinfo import ZoneInfo
 
 from fastapi import Query
 from pydantic import Field
@@ -12,6 +13,7 @@ from reelscope.contract import ClockDep, SessionDep, v1_router
 from reelscope.kit.errors import InvalidDateRange, ValidationFailed
 from reelscope.kit.responses import FastJSON
 from reelscope.kit.schemas import Envelope, Schema, errors
+from reelscope.models.trends import TrendRegion
 from reelscope.trend import service as trend_service
 from reelscope.trend.regions import GLOBAL
 from reelscope.trend.schemas import EmergingPage, Region, TrendGroupOut
@@ -33,29 +35,39 @@ class EmergingQuery(Schema):
     region: str = GLOBAL
     limit: int = Field(default=20, ge=1, le=50)
     top_exemplars: int = Field(default=5, ge=0, le=20)
+    offset: str | None = Field(default=None, description="Not accepted: the list is not paged (§8.3)")
 
 
-def _instant(value: str | None, name: str, default: datetime) -> datetime:
+def _moment(value: str | None, name: str, region: TrendRegion, *, end: bool) -> datetime | None:
+    """ISO 8601 to UTC. A bare date is a day of the region's own calendar, both ends included (§2.5
+    ``local_date``): a start is that day's first instant, an end its last."""
     if value is None:
-        return default
+        return None
+    text = value.strip()
     try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+        if len(text) == 10:
+            day = date.fromisoformat(text)
+            local = datetime.combine(
+                day + timedelta(days=1) if end else day, time.min, ZoneInfo(region.timezone)
+            )
+            return (local - timedelta(microseconds=1) if end else local).astimezone(UTC)
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
     except ValueError:
         raise InvalidDateRange(f"{name} must be an ISO 8601 date or timestamp") from None
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-def _window(query: TrendQuery, now: datetime) -> tuple[datetime, datetime]:
-    start = _instant(query.start_date, "start_date", now - timedelta(hours=24))
-    end = _instant(query.end_date, "end_date", now)
+def _window(query: TrendQuery, region: TrendRegion, now: datetime) -> tuple[datetime, datetime]:
+    start = _moment(query.start_date, "start_date", region, end=False) or now - timedelta(hours=24)
+    end = _moment(query.end_date, "end_date", region, end=True) or now
     if start > end:
         raise InvalidDateRange("start_date must not be after end_date")
     return start, end
 
 
-def _reject_offset(query: TrendQuery) -> None:
-    if query.offset is not None:
-        raise ValidationFailed("offset is not a supported parameter: trend lists are not paged")
+def _reject_offset(offset: str | None) -> None:
+    if offset is not None:
+        raise ValidationFailed("offset is not a supported parameter: trend lists are not paged (§8.3)")
 
 
 @router.get("/regions", responses=errors(400))
@@ -70,9 +82,9 @@ async def list_trends(
     query: Annotated[TrendQuery, Query()], session: SessionDep, clock: ClockDep
 ) -> FastJSON:
     """Trend groups of a region whose local day falls in the window (default the last 24 hours)."""
-    _reject_offset(query)
+    _reject_offset(query.offset)
     region = await trend_service.region_or_400(session, query.region)
-    start, end = _window(query, clock.now())
+    start, end = _window(query, region, clock.now())
     groups = await trend_service.groups_in_window(
         session, region, start, end, limit=min(query.limit, 100), top_exemplars=query.top_exemplars
     )
@@ -84,9 +96,9 @@ async def get_trends_digest(
     query: Annotated[TrendQuery, Query()], session: SessionDep, clock: ClockDep
 ) -> FastJSON:
     """Today's trend group of the region, today being the date in the region's own timezone."""
-    _reject_offset(query)
+    _reject_offset(query.offset)
     region = await trend_service.region_or_400(session, query.region)
-    _window(query, clock.now())  # the same parameters are validated the same way
+    _window(query, region, clock.now())  # the same parameters are validated the same way
     groups = await trend_service.todays_group(
         session, region, clock.now(), limit=min(query.limit, 100), top_exemplars=query.top_exemplars
     )
@@ -98,6 +110,7 @@ async def list_emerging_trends(
     query: Annotated[EmergingQuery, Query()], session: SessionDep, clock: ClockDep
 ) -> FastJSON:
     """Trends whose momentum is new or rising, by momentum score; reads maintained state only."""
+    _reject_offset(query.offset)
     region = await trend_service.region_or_400(session, query.region)
     now = clock.now()
     rows = await trend_service.emerging(

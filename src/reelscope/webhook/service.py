@@ -97,6 +97,9 @@ async def update_endpoint(
         await switch_off(session, endpoint, now)
     elif body.is_active is True and endpoint.status == "inactive":
         await switch_on(session, endpoint)
+    elif body.is_active is True and endpoint.status == "disabled_by_system":
+        # is_active stays true after a system shutdown (§2.7); only the re-enable operation restarts it
+        raise Conflict(f"This webhook was disabled by the system; POST /v1/webhooks/{endpoint.id}/enable")
     endpoint.updated_at = now
     await session.flush()
     return endpoint
