@@ -98,6 +98,23 @@ class TestBursts:
         assert detect([*background(), *future], NOW) == []
 
 
+class TestUntagged:
+    def test_a_phrase_only_burst_needs_stronger_evidence(self) -> None:
+        usual = [post(24 * d + 30, caption="the velvet groove thing", views=3_000) for d in range(7)]
+        weak = [post(i / 2 + 0.1, caption="the velvet groove thing", views=30_000) for i in range(10)]
+        assert detect([*background(), *usual, *weak], NOW) == []
+        tagged = [
+            post(i / 2 + 0.1, tags=("velvet",), caption="the velvet groove thing", views=30_000)
+            for i in range(10)
+        ]
+        tagged_usual = [post(24 * d + 30, tags=("velvet",), views=3_000) for d in range(7)]
+        assert (
+            detect([*background(), *usual, *tagged_usual, *tagged], NOW) != []
+        )  # the same burst, with a tag
+        strong = [post(i / 4 + 0.1, caption="the velvet groove thing", views=30_000) for i in range(60)]
+        assert [t.trend_type for t in detect([*background(), *strong], NOW)] == ["phrase"]
+
+
 class TestGrouping:
     def test_hashtag_phrase_and_sound_of_one_burst_are_one_trend(self) -> None:
         wave = [

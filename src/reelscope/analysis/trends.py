@@ -92,6 +92,9 @@ class DetectionParams:
     min_views_ratio: float = 1.2
     # two bursts are one trend when this share of the smaller one's videos also carry the other
     containment: float = 0.35
+    # a trend with no hashtag among its features needs this many times min_z: caption phrases are far
+    # more numerous than hashtags, so chance bursts among them are too (a multiple-comparisons margin)
+    untagged_z_factor: float = 2.0
     max_trends: int = 50
     phrase_sizes: tuple[int, ...] = (2, 3)
 
@@ -215,6 +218,9 @@ def detect(
     for members in _cluster(bursts, params.containment):
         members.sort(key=lambda b: (-b.score, b.feature.key))
         lead = members[0]
+        tagged = any(b.feature.kind == HASHTAG for b in members)
+        if not tagged and lead.z < params.min_z * params.untagged_z_factor:
+            continue
         named_by = min(members, key=lambda b: (_NAME_PREFERENCE[b.feature.kind], -b.score))
         videos = sorted(
             {v for b in members for v in b.video_ids},
