@@ -19,8 +19,6 @@ import argparse
 import asyncio
 import json
 import os
-import platform
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,6 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from meta import machine
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 
@@ -127,20 +126,6 @@ async def with_postgres(
         async with admin.connect() as conn:
             await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         await admin.dispose()
-
-
-def machine() -> dict[str, Any]:
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    )
-    return {
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "cpus": os.cpu_count(),
-        "load_average_1m": round(os.getloadavg()[0], 2),
-        "commit": commit.stdout.strip() or None,
-        "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
-    }
 
 
 async def main() -> None:

@@ -24,14 +24,13 @@ import argparse
 import asyncio
 import bisect
 import json
-import os
-import platform
 import statistics
-import subprocess
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from meta import machine
 
 from reelscope.analysis.text import normalize_hashtag
 from reelscope.analysis.trends import DetectedTrend, Post
@@ -48,19 +47,6 @@ RESULTS = Path(__file__).resolve().parent / "results" / "trend_quality.json"
 SEED = 20240601
 END = datetime(2026, 11, 21, 0, 0, tzinfo=UTC)
 GRACE = timedelta(hours=24)  # a burst still counts as active this long after its end
-
-
-def machine() -> dict[str, Any]:
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    )
-    return {
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "cpus": os.cpu_count(),
-        "commit": commit.stdout.strip() or None,
-        "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
-    }
 
 
 async def generate(start: datetime, end: datetime) -> list[CountryPost]:
