@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import httpx
 import pytest
@@ -260,3 +261,27 @@ class TestWhatIsStored:
         replayed = await client.post("/v1/probe", json={"name": "b"}, headers=keyed(team, "k"))
         assert replayed.headers["Idempotent-Replayed"] == "true"
         assert await balance(client, team) == 980
+
+
+class TestPurge:
+    async def test_expired_records_are_purged_and_live_ones_kept(
+        self,
+        client: httpx.AsyncClient,
+        clock: ManualClock,
+        team: TeamKey,
+        runtime: Runtime,
+        task_context: Any,
+    ) -> None:
+        from reelscope.idempotency.tasks import purge
+        from reelscope.models import IdempotencyRecord
+
+        await client.post("/v1/probe", json={"name": "a"}, headers=keyed(team, "old"))
+        clock.advance(timedelta(hours=23))
+        await client.post("/v1/probe", json={"name": "a"}, headers=keyed(team, "young"))
+        clock.advance(timedelta(hours=2))
+        assert await purge(task_context) == {"removed": 1}
+        async with runtime.db.transaction(write=False) as session:
+            keys = (await session.execute(select(IdempotencyRecord.key))).scalars().all()
+        assert keys == ["young"]
+        replayed = await client.post("/v1/probe", json={"name": "a"}, headers=keyed(team, "young"))
+        assert replayed.headers["Idempotent-Replayed"] == "true"

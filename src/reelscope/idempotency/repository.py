@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -40,3 +41,19 @@ async def remove(session: AsyncSession, record_id: str) -> None:
 
 def add(session: AsyncSession, record: IdempotencyRecord) -> None:
     session.add(record)
+
+
+async def delete_expired(session: AsyncSession, now: datetime, limit: int) -> int:
+    """Remove up to ``limit`` records whose 24 hours are over; how many were removed."""
+    ids = (
+        (
+            await session.execute(
+                select(IdempotencyRecord.id).where(IdempotencyRecord.expires_at <= now).limit(limit)
+            )
+        )
+        .scalars()
+        .all()
+    )
+    if ids:
+        await session.execute(delete(IdempotencyRecord).where(IdempotencyRecord.id.in_(ids)))
+    return len(ids)
