@@ -31,8 +31,8 @@ def _found_within_a_week(session: AsyncSession) -> ColumnElement[bool]:
     return func.julianday(Video.found_at) - func.julianday(Video.published_at) <= 7.000001
 
 
-async def rebuild_rollup(session: AsyncSession, floor: datetime) -> int:
-    """Replace ``hashtag_daily`` with the counted videos posted from ``floor`` on, in one statement.
+async def rebuild_rollup(session: AsyncSession, floor: str) -> int:
+    """Replace ``hashtag_daily`` with the counted videos posted from day ``floor`` on, in one statement.
 
     Views are frozen at a week (``views_at_7d``); a video younger than that counts its current views.
     """
@@ -50,7 +50,8 @@ async def rebuild_rollup(session: AsyncSession, floor: datetime) -> int:
         )
         .select_from(VideoHashtag)
         .join(Video, Video.id == VideoHashtag.video_id)
-        .where(Video.published_at >= floor, _found_within_a_week(session))
+        # compared as day text: SQLite rows written by the bulk upsert may lack the ".ffffff" part
+        .where(day >= floor, _found_within_a_week(session))
         .group_by(day, Video.platform, VideoHashtag.hashtag_id)
     )
     columns = ["day", "platform", "hashtag_id", "videos", "views", "likes", "comments"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -87,9 +87,8 @@ def normalize_tag(raw: str) -> str:
 
 async def rollup(db: Database, now: datetime) -> dict[str, int]:
     """Rebuild the daily rollup from the catalog and give it a new version."""
-    floor = datetime.combine(FLOOR, time(), tzinfo=UTC)
     async with db.transaction() as session:
-        rows = await repository.rebuild_rollup(session, floor)
+        rows = await repository.rebuild_rollup(session, FLOOR.isoformat())
         await repository.set_version(session, repository.ROLLUP, new_id(), now)
     log.info("hashtag.rolled_up", rows=rows)
     return {"rows": rows}
