@@ -13,7 +13,7 @@ from reelscope.digest.schemas import DigestQuery, VideoOut
 from reelscope.kit.platforms import Platform
 from reelscope.kit.schemas import Envelope, errors
 
-router = v1_router(tags=["digests"])
+router = v1_router(tags=["digests"], read_only=True)
 
 
 def _json(body: bytes) -> Response:

@@ -13,7 +13,7 @@ from reelscope.hashtag.schemas import HashtagPerformance, HashtagStat, Performan
 from reelscope.kit.platforms import Platform
 from reelscope.kit.schemas import Envelope, errors
 
-router = v1_router(tags=["hashtags"])
+router = v1_router(tags=["hashtags"], read_only=True)
 
 MAX_LIMIT = 100  # §4.2: above 100 returns 100
 
