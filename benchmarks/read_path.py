@@ -92,7 +92,8 @@ def build_catalog(path: Path, videos: int, now: datetime) -> dict[str, Any]:
     creator_ids = _uuids(rng, CREATORS)
     creator_platform = rng.integers(0, 3, CREATORS)
     conn.executemany(
-        "INSERT INTO creators (id, platform, handle, handle_key, first_seen_at, updated_at) VALUES (?,?,?,?,?,?)",
+        "INSERT INTO creators (id, platform, handle, handle_key, first_seen_at, updated_at)"
+        " VALUES (?,?,?,?,?,?)",
         [
             (cid, PLATFORMS[p], f"maker{i}", f"maker{i}", stamp_now, stamp_now)
             for i, (cid, p) in enumerate(zip(creator_ids, creator_platform.tolist(), strict=True))
