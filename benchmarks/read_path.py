@@ -279,7 +279,10 @@ def main() -> None:
         for stale in BENCH_DIR.glob(f"read_path-{GENERATOR}-{args.videos}-*.db*"):
             stale.unlink()
         print(f"building {path} ({args.videos:,} videos, {DAYS} days)…", flush=True)
-        built = {"cached": False, **build_catalog(path, args.videos, now)}
+        partial = path.with_suffix(".building")  # renamed when complete, so a killed build is not reused
+        partial.unlink(missing_ok=True)
+        built = {"cached": False, **build_catalog(partial, args.videos, now)}
+        partial.rename(path)
     prepared = asyncio.run(prepare(path, now))
     print(f"rollup {prepared['rollup_s']} s, digests {prepared['digest_refresh_s']} s", flush=True)
 

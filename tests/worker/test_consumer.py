@@ -14,8 +14,13 @@ from tests.worker import sample_tasks
 class TestPeriodicTasks:
     def test_a_periodic_task_runs_when_its_crontab_matches(self, jobs: JobEngine) -> None:
         assert "test.tick" in jobs.register_periodic()
-        assert jobs.huey.read_periodic(datetime(2026, 11, 21, 13, 0)) == []
-        due = jobs.huey.read_periodic(datetime(2026, 11, 21, 14, 0))
+
+        # the family's own periodic jobs (catalog, digests, rollups) are due at other minutes too
+        def test_ticks(at: datetime) -> list[object]:
+            return [t for t in jobs.huey.read_periodic(at) if "test.tick" in t.name]
+
+        assert test_ticks(datetime(2026, 11, 21, 13, 0)) == []
+        due = test_ticks(datetime(2026, 11, 21, 14, 0))
         assert len(due) == 1
         before = len(sample_tasks.TICKS)
         jobs.huey.execute(due[0])
