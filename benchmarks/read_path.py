@@ -14,6 +14,8 @@
    ``/v1/hashtags/{tag}/performance`` all-time (the most used tag), then ``GET /`` again.
    The first (cold) request of each read path is timed on its own.
 
+Also measured: ``/v1/account/balance`` (an authenticated free read: the contract alone) and the three
+paths at 4 connections (below saturation).
 Aims: p99 < 50 ms for the three at 1M videos; charged digest throughput >= half of ``GET /``.
 Writes benchmarks/results/read_path.json and .md.
 Run: .venv/bin/python benchmarks/read_path.py [--videos 1000000] [--seconds 8] [--concurrency 16]
@@ -255,6 +257,12 @@ def cold(base: str, path: str, headers: dict[str, str]) -> dict[str, Any]:
     }
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _commit() -> str:
     try:
         return subprocess.check_output(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True).strip()
@@ -300,11 +308,24 @@ def main() -> None:
         try:
             colds = {name: cold(base, p, headers) for name, p in paths.items()}
             runs: dict[str, LoadResult] = {}
-            runs["health_before"] = measure(base, "/", {}, concurrency=args.concurrency, seconds=args.seconds)
+            cpu_ms: dict[str, float] = {}
+
+            def load(name: str, target: str, auth: dict[str, str], concurrency: int, seconds: float) -> None:
+                before = _cpu_seconds(server.pid)
+                runs[name] = measure(base, target, auth, concurrency=concurrency, seconds=seconds)
+                used = _cpu_seconds(server.pid) - before
+                cpu_ms[name] = round(used / max(runs[name].requests, 1) * 1000, 3)
+                print(f"  {name}: {runs[name].as_dict()} server CPU {cpu_ms[name]} ms/request", flush=True)
+
+            load("health_before", "/", {}, args.concurrency, args.seconds)
             for name, p in paths.items():
-                runs[name] = measure(base, p, headers, concurrency=args.concurrency, seconds=args.seconds)
-                print(f"  {name}: {runs[name].as_dict()}", flush=True)
-            runs["health_after"] = measure(base, "/", {}, concurrency=args.concurrency, seconds=args.seconds)
+                load(name, p, headers, args.concurrency, args.seconds)
+            # the contract alone: an authenticated free read (auth, rate limit, one balance query)
+            load("contract_free_read", "/v1/account/balance", headers, args.concurrency, args.seconds)
+            # below saturation: a request that does not queue behind 15 others
+            for name, p in paths.items():
+                load(f"{name}_c4", p, headers, 4, args.seconds / 2)
+            load("health_after", "/", {}, args.concurrency, args.seconds)
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -328,7 +349,9 @@ def main() -> None:
         "precompute": {k: v for k, v in prepared.items() if k != "api_key"},
         "load": {"concurrency": args.concurrency, "seconds": args.seconds},
         "cold_first_request": colds,
-        "runs": {name: r.as_dict() for name, r in runs.items()},
+        "runs": {
+            name: {**r.as_dict(), "server_cpu_ms_per_request": cpu_ms[name]} for name, r in runs.items()
+        },
         "aims": aims,
     }
     RESULTS.mkdir(exist_ok=True)
@@ -347,13 +370,13 @@ def _markdown(result: dict[str, Any]) -> str:
         f"({c['size_mb']} MB SQLite). Load: {result['load']['concurrency']} keep-alive connections "
         f"for {result['load']['seconds']} s per path from a second process against `reelscope api`.",
         "",
-        "| path | req/s | p50 ms | p99 ms | statuses |",
-        "|---|---:|---:|---:|---|",
+        "| run | path | req/s | p50 ms | p99 ms | server CPU ms/req | statuses |",
+        "|---|---|---:|---:|---:|---:|---|",
     ]
     for name, run in result["runs"].items():
         lines.append(
-            f"| {name} `{run['path']}` | {run['requests_per_s']} | {run['p50_ms']} | {run['p99_ms']} | "
-            f"{run['statuses']} |"
+            f"| {name} | `{run['path']}` | {run['requests_per_s']} | {run['p50_ms']} | {run['p99_ms']} | "
+            f"{run['server_cpu_ms_per_request']} | {run['statuses']} |"
         )
     lines += ["", "Cold first request (before any cache): "]
     lines += [f"- {k}: {v['ms']} ms ({v['status']})" for k, v in result["cold_first_request"].items()]
