@@ -272,7 +272,7 @@ async def _read_then_debit(
     (billing/debits.py). The handler wrote nothing, so debiting after it is as atomic as debiting with
     it; a debit that loses its race is still a 402, and the response waits for the commit."""
     operation = call.operation
-    async with runtime.db.read() as session:
+    async with (runtime.db.inline_read or runtime.db.read)() as session:
         try:
             await session.begin()
             caller = await auth_service.identify(session, token, feature)
