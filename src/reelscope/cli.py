@@ -137,6 +137,7 @@ def serve(
     configure_logging(settings.log_level, json=settings.log_json)
     created = _bootstrap_demo(settings)
     _backfill_catalog(settings)
+    _prepare_read_path(settings)
     _bootstrap_trends(settings)
     _print_welcome(settings, created)
     from reelscope.worker.consumer import start_embedded
@@ -529,6 +530,22 @@ def _bootstrap_trends(settings: Settings) -> None:
         stored = _run_admin(settings, work)
     if stored:
         console.print(f"Trends: {stored} region runs computed in {time.monotonic() - started:.1f}s")
+
+
+def _prepare_read_path(settings: Settings) -> None:
+    """At start: roll hashtag stats up unless a rollup younger than 6 hours exists, and build the
+    digest lists, so the read endpoints answer from precomputed results at once (issue 6)."""
+    from reelscope.digest import service as digest_service
+    from reelscope.hashtag import service as hashtag_service
+
+    clock = SystemClock()
+
+    async def work(database: Database) -> None:
+        await hashtag_service.rollup_if_stale(database, clock.now())
+        await digest_service.refresh(database, clock.now())
+
+    with console.status("Preparing digests and hashtag statistics…"):
+        _run_admin(settings, work)
 
 
 @app.command()

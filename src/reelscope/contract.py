@@ -9,7 +9,9 @@ error responses included.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Coroutine
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any
@@ -25,6 +27,7 @@ from reelscope.auth import keys
 from reelscope.auth import service as auth_service
 from reelscope.auth.service import Principal
 from reelscope.billing import service as billing_service
+from reelscope.billing.debits import Debit, DebitQueue
 from reelscope.billing.prices import price_of
 from reelscope.idempotency import service as idempotency_service
 from reelscope.kit.clock import Clock
@@ -69,6 +72,28 @@ class CallState:
 def runtime_of(request: Request) -> Runtime:
     runtime: Runtime = request.app.state.runtime
     return runtime
+
+
+def _sqlite_write_gate(request: Request) -> asyncio.Lock:
+    """This process's queue for SQLite's single write lock (ADR 0011).
+
+    Without it, concurrent requests all issue ``BEGIN IMMEDIATE`` and the losers wait in SQLite's busy
+    handler, which sleeps in steps of up to 100 ms: the lock is free again long before they look, and
+    the tail latency is those sleeps. Waiting here instead hands the lock over in arrival order the
+    moment it is released. Other processes still meet at SQLite's lock (busy timeout).
+    """
+    gate: asyncio.Lock | None = getattr(request.app.state, "sqlite_write_gate", None)
+    if gate is None:
+        gate = request.app.state.sqlite_write_gate = asyncio.Lock()
+    return gate
+
+
+def _debit_queue(request: Request, runtime: Runtime) -> DebitQueue:
+    queue: DebitQueue | None = getattr(request.app.state, "debit_queue", None)
+    if queue is None:
+        gate = _sqlite_write_gate(request) if runtime.settings.is_sqlite else None
+        queue = request.app.state.debit_queue = DebitQueue(runtime.db, gate)
+    return queue
 
 
 def client_ip(request: Request) -> str:
@@ -136,12 +161,17 @@ def _remember(
 
 
 class ContractRoute(APIRoute):
+    # set by ReadOnlyContractRoute: the handler only reads, so a charged GET may run it outside the write
+    # transaction that debits (ADR 0011)
+    read_only = False
+
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         inner = super().get_route_handler()
         operation = self.name
         price = price_of(operation)  # a /v1 route without a price fails at import, not at request time
         feature = feature_of(operation, self.path_format)
         path_format = self.path_format
+        read_only = self.read_only and set(self.methods or ()) <= SAFE_METHODS
 
         async def handle(request: Request) -> Response:
             runtime = runtime_of(request)
@@ -156,9 +186,12 @@ class ContractRoute(APIRoute):
                 raise MissingApiKey() if token is None else InvalidApiKey()
 
             call.quoted = price.quote(request.query_params, await _json_body(request))
+            if read_only and call.quoted > 0:
+                return await _read_then_debit(request, runtime, call, inner, token, feature, path_format, now)
             write = call.quoted > 0 or request.method not in SAFE_METHODS
             factory = runtime.db.write if write else runtime.db.read
-            async with factory() as session:
+            gate = _sqlite_write_gate(request) if write and runtime.settings.is_sqlite else None
+            async with gate or nullcontext(), factory() as session:
                 try:
                     await session.begin()
                     caller = await auth_service.identify(session, token, feature)
@@ -221,6 +254,67 @@ class ContractRoute(APIRoute):
             return response
 
         return handle
+
+
+async def _read_then_debit(
+    request: Request,
+    runtime: Runtime,
+    call: CallState,
+    inner: Callable[[Request], Coroutine[Any, Any, Response]],
+    token: str,
+    feature: str,
+    path_format: str,
+    now: datetime,
+) -> Response:
+    """The contract for a charged read of a read-only route (ADR 0011): the same steps and outcomes,
+    but authentication, the rate limit and the handler run in a read transaction, and only the debit
+    takes the write lock, after a 2xx, group-committed with the debits of concurrent requests
+    (billing/debits.py). The handler wrote nothing, so debiting after it is as atomic as debiting with
+    it; a debit that loses its race is still a 402, and the response waits for the commit."""
+    operation = call.operation
+    async with (runtime.db.inline_read or runtime.db.read)() as session:
+        try:
+            await session.begin()
+            caller = await auth_service.identify(session, token, feature)
+            principal = caller.principal
+            call.principal = principal
+            limits = rate_limit_service.apply_override(feature, caller.limit_override)
+            endpoint = path_format.replace("{platform}", str(request.path_params.get("platform", "")))
+            ticket = await runtime.limiter.hit(
+                key_id=principal.key_id, endpoint=endpoint, limits=limits, now=now
+            )
+            call.rate = ticket.status
+            try:
+                # 402 before any work, unless an auto top-up may cover it: the debit below refills if due
+                if caller.balance < call.quoted and caller.auto_top_up_below is None:
+                    raise InsufficientCredits(required=call.quoted, remaining=caller.balance)
+                request.state.session = session
+                response = await inner(request)
+                await session.rollback()  # the read snapshot ends before the write lock is taken
+                if not 200 <= response.status_code < 300:
+                    return response
+                remaining = None
+                if call.final_price > 0:
+                    remaining = await _debit_queue(request, runtime).debit(
+                        Debit(
+                            team_id=principal.team_id,
+                            credits=call.final_price,
+                            operation=operation,
+                            reference=call.request_id,
+                            at=now,
+                            auto_top_up_below=caller.auto_top_up_below,
+                        )
+                    )
+            except InsufficientCredits:
+                await runtime.limiter.release(ticket)  # §8.1: a 402 does not count against the rate limit
+                call.rate = ticket.status.given_back()
+                raise
+        except BaseException:
+            await session.rollback()
+            raise
+    if remaining is not None:
+        call.charged, call.remaining = call.final_price, remaining
+    return response
 
 
 def get_session(request: Request) -> AsyncSession:
@@ -314,6 +408,12 @@ class ContractHeadersMiddleware:
             await send({"type": "http.response.body", "body": body})
 
 
-def v1_router(*, prefix: str = "", tags: list[str] | None = None) -> APIRouter:
-    """A family's router: every route on it passes the request contract."""
-    return APIRouter(prefix=prefix, tags=list(tags or []), route_class=ContractRoute)
+class ReadOnlyContractRoute(ContractRoute):
+    read_only = True
+
+
+def v1_router(*, prefix: str = "", tags: list[str] | None = None, read_only: bool = False) -> APIRouter:
+    """A family's router: every route on it passes the request contract. ``read_only=True`` promises
+    that its GET handlers never write, so their charged requests take the write lock only to debit."""
+    route_class = ReadOnlyContractRoute if read_only else ContractRoute
+    return APIRouter(prefix=prefix, tags=list(tags or []), route_class=route_class)

@@ -16,6 +16,7 @@ from huey import crontab
 from reelscope.catalog import collection
 from reelscope.catalog import repository as catalog_repository
 from reelscope.collectors.registry import build_connectors
+from reelscope.digest import service as digest_service
 from reelscope.worker import TaskContext, task
 
 # how far back a collection run looks, at least and at most
@@ -33,6 +34,9 @@ async def collect(ctx: TaskContext) -> dict[str, Any]:
     result = await collection.collect(
         ctx.db, build_connectors(ctx.settings, ctx.clock), ctx.clock, since, now
     )
+    if sum(result.videos.values()):
+        # issue 6: digests refresh when collection lands new data
+        await digest_service.refresh(ctx.db, ctx.now())
     return {"videos": sum(result.videos.values()), "failures": len(result.failures)}
 
 
@@ -41,4 +45,6 @@ async def refresh_stats(ctx: TaskContext) -> dict[str, int]:
     result = await collection.refresh_recent_stats(
         ctx.db, build_connectors(ctx.settings, ctx.clock), ctx.clock
     )
+    if result.refreshed:
+        await digest_service.refresh(ctx.db, ctx.now())  # new view counts reorder the digests
     return {"refreshed": result.refreshed, "missing": result.missing, "failed": result.failed}

@@ -20,6 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
 
+from reelscope.kit.sqlite_inline import inline_creator
+
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
@@ -60,6 +62,9 @@ class Database:
     engine: AsyncEngine
     read: async_sessionmaker[AsyncSession]
     write: async_sessionmaker[AsyncSession]
+    # SQLite files only: read sessions run on the loop's thread (kit/sqlite_inline.py, ADR 0011)
+    inline_engine: AsyncEngine | None = None
+    inline_read: async_sessionmaker[AsyncSession] | None = None
 
     @asynccontextmanager
     async def transaction(self, *, write: bool = True) -> AsyncIterator[AsyncSession]:
@@ -70,6 +75,8 @@ class Database:
 
     async def dispose(self) -> None:
         await self.engine.dispose()
+        if self.inline_engine is not None:
+            await self.inline_engine.dispose()
 
 
 def create_database(url: str, *, echo: bool = False) -> Database:
@@ -87,10 +94,23 @@ def create_database(url: str, *, echo: bool = False) -> Database:
     if is_sqlite:
         _configure_sqlite(engine)
     write_engine = engine.execution_options(sqlite_begin="IMMEDIATE") if is_sqlite else engine
+    inline_engine = None
+    if is_sqlite and ":///" in url and ":memory:" not in url:
+        inline_engine = create_async_engine(
+            url,
+            echo=echo,
+            async_creator=inline_creator(url.split(":///", 1)[1], timeout=30),
+            pool_size=8,
+            max_overflow=32,
+            pool_timeout=60,
+        )
+        _configure_sqlite(inline_engine)
     return Database(
         engine=engine,
         read=async_sessionmaker(engine, expire_on_commit=False),
         write=async_sessionmaker(write_engine, expire_on_commit=False),
+        inline_engine=inline_engine,
+        inline_read=async_sessionmaker(inline_engine, expire_on_commit=False) if inline_engine else None,
     )
 
 

@@ -23,6 +23,9 @@ from reelscope.models.events import OutboxEvent as OutboxEvent
 from reelscope.models.idempotency import IdempotencyRecord as IdempotencyRecord
 from reelscope.models.jobs import Job as Job
 from reelscope.models.jobs import Schedule as Schedule
+from reelscope.models.read_path import DigestList as DigestList
+from reelscope.models.read_path import HashtagDaily as HashtagDaily
+from reelscope.models.read_path import ReadVersion as ReadVersion
 from reelscope.models.trends import Trend as Trend
 from reelscope.models.trends import TrendGroup as TrendGroup
 from reelscope.models.trends import TrendRanking as TrendRanking

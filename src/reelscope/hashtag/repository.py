@@ -1,0 +1,129 @@
+"""SQL of the hashtag family: the daily rollup (§2.3 counting rules) and reads over it (issue 6)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, func, insert, literal_column, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.elements import ColumnElement
+
+from reelscope.models import Hashtag, HashtagDaily, ReadVersion, Video, VideoHashtag
+
+ROLLUP = "hashtag_rollup"
+
+
+def _day(session: AsyncSession) -> ColumnElement[str]:
+    """The UTC posting day of a video as YYYY-MM-DD."""
+    if session.get_bind().dialect.name == "postgresql":
+        return func.to_char(func.timezone("UTC", Video.published_at), "YYYY-MM-DD")
+    # SQLite stores UTC as naive "YYYY-MM-DD HH:MM:SS.ffffff" (kit/db.py UtcDateTime)
+    return func.substr(Video.published_at, 1, 10)
+
+
+def _found_within_a_week(session: AsyncSession) -> ColumnElement[bool]:
+    """§2.3: a video found more than a week after posting is never counted."""
+    if session.get_bind().dialect.name == "postgresql":
+        return Video.found_at - Video.published_at <= literal_column("interval '7 days'")
+    # julianday is a float of days; the margin (about 0.1 s) absorbs its rounding at exactly 7 days
+    return func.julianday(Video.found_at) - func.julianday(Video.published_at) <= 7.000001
+
+
+async def rebuild_rollup(session: AsyncSession, floor: str) -> int:
+    """Replace ``hashtag_daily`` with the counted videos posted from day ``floor`` on, in one statement.
+
+    Views are frozen at a week (``views_at_7d``); a video younger than that counts its current views.
+    """
+    await session.execute(delete(HashtagDaily))
+    day = _day(session)
+    source = (
+        select(
+            day.label("day"),
+            Video.platform,
+            VideoHashtag.hashtag_id,
+            func.count().label("videos"),
+            func.sum(func.coalesce(Video.views_at_7d, Video.views)).label("views"),
+            func.sum(Video.likes).label("likes"),
+            func.sum(Video.comments).label("comments"),
+        )
+        .select_from(VideoHashtag)
+        .join(Video, Video.id == VideoHashtag.video_id)
+        # compared as day text: SQLite rows written by the bulk upsert may lack the ".ffffff" part
+        .where(day >= floor, _found_within_a_week(session))
+        .group_by(day, Video.platform, VideoHashtag.hashtag_id)
+    )
+    columns = ["day", "platform", "hashtag_id", "videos", "views", "likes", "comments"]
+    result = await session.execute(insert(HashtagDaily).from_select(columns, source))
+    return int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+
+async def version(session: AsyncSession, name: str) -> str | None:
+    stmt = select(ReadVersion.version).where(ReadVersion.name == name)
+    value: str | None = (await session.execute(stmt)).scalar_one_or_none()
+    return value
+
+
+async def set_version(session: AsyncSession, name: str, value: str, at: datetime) -> None:
+    existing = await session.get(ReadVersion, name)
+    if existing is None:
+        session.add(ReadVersion(name=name, version=value, updated_at=at))
+    else:
+        existing.version, existing.updated_at = value, at
+    await session.flush()
+
+
+async def top(
+    session: AsyncSession,
+    first_day: str,
+    last_day: str,
+    platform: str | None,
+    order_by: str,
+    descending: bool,
+    limit: int,
+) -> Sequence[Any]:
+    """(display, count, total_views) of the tags used in [first_day, last_day], ordered by count or
+    views (then the other, then the tag, so equal rows keep one order)."""
+    count = func.sum(HashtagDaily.videos).label("count")
+    views = func.sum(HashtagDaily.views).label("total_views")
+    per_tag = select(HashtagDaily.hashtag_id, count, views).where(
+        HashtagDaily.day >= first_day, HashtagDaily.day <= last_day
+    )
+    if platform is not None:
+        per_tag = per_tag.where(HashtagDaily.platform == platform)
+    grouped = per_tag.group_by(HashtagDaily.hashtag_id).subquery()
+    primary, secondary = (grouped.c.count, grouped.c.total_views)
+    if order_by == "views":
+        primary, secondary = secondary, primary
+    ordering = [primary.desc(), secondary.desc()] if descending else [primary.asc(), secondary.asc()]
+    stmt = (
+        select(Hashtag.display, grouped.c.count, grouped.c.total_views)
+        .join(Hashtag, Hashtag.id == grouped.c.hashtag_id)
+        .order_by(*ordering, Hashtag.key)
+        .limit(limit)
+    )
+    return (await session.execute(stmt)).all()
+
+
+async def performance(session: AsyncSession, key: str, first_day: str, last_day: str) -> Any | None:
+    """(display, videos, views, likes, comments) of one tag over [first_day, last_day], all platforms."""
+    stmt = (
+        select(
+            Hashtag.display,
+            func.sum(HashtagDaily.videos).label("videos"),
+            func.sum(HashtagDaily.views).label("views"),
+            func.sum(HashtagDaily.likes).label("likes"),
+            func.sum(HashtagDaily.comments).label("comments"),
+        )
+        .join(HashtagDaily, HashtagDaily.hashtag_id == Hashtag.id)
+        .where(Hashtag.key == key, HashtagDaily.day >= first_day, HashtagDaily.day <= last_day)
+        .group_by(Hashtag.display)
+    )
+    return (await session.execute(stmt)).first()
+
+
+async def updated_at(session: AsyncSession, name: str) -> datetime | None:
+    stmt = select(ReadVersion.updated_at).where(ReadVersion.name == name)
+    value: datetime | None = (await session.execute(stmt)).scalar_one_or_none()
+    return value

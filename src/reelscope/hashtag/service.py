@@ -1,0 +1,196 @@
+"""Hashtag statistics (spec §4.2, §2.3) from the daily rollup.
+
+The rollup (``hashtag_daily``) holds, per UTC day, platform and tag, the counted videos and their
+frozen views, likes and comments; it is rebuilt every 6 hours and at first start, and each rebuild
+gets a new version. A request validates its dates, reads the version (one primary-key read) and serves
+the body this process already built for (version, question), or aggregates the rollup once (ADR 0012).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+import orjson
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from reelscope.hashtag import repository
+from reelscope.kit.db import Database
+from reelscope.kit.errors import InvalidDateRange, NotFound, ValidationFailed
+from reelscope.kit.ids import new_id
+from reelscope.kit.logging import get_logger
+
+log = get_logger(__name__)
+
+FLOOR = date(2024, 6, 1)  # §2.3: stats start at 2024-06-01; earlier ranges return empty
+MAX_SPAN = timedelta(days=90)  # §4.2, §8.3: end_date at most 90 days after start_date
+ROLLUP_EVERY = timedelta(hours=6)  # §2.3: stats refresh every 6 hours
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_CACHE_SIZE = 1024
+
+
+# --- dates -----------------------------------------------------------------------------------------
+
+
+def parse_day(value: str, name: str) -> date:
+    """A YYYY-MM-DD date; anything else, an impossible day included, is 400 invalid_date_range (§7)."""
+    if not _DATE.fullmatch(value):
+        raise InvalidDateRange(f"{name} must be a date in YYYY-MM-DD format")
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        # §4.2 documents a 500 here as a defect of the original service; it is the caller's mistake
+        raise InvalidDateRange(f"{name} is not a real date: {value}") from None
+
+
+def _ordered(start: date, end: date) -> None:
+    if start > end:
+        raise InvalidDateRange("start_date must not be after end_date")
+    if end - start > MAX_SPAN:
+        raise InvalidDateRange("end_date must be at most 90 days after start_date")
+
+
+def top_list_days(start_date: str | None, end_date: str | None) -> tuple[date, date]:
+    """§4.2 top list: both dates required (the message names the missing one), at most 90 days."""
+    missing = [name for name, value in (("start_date", start_date), ("end_date", end_date)) if value is None]
+    if missing:
+        raise InvalidDateRange(" and ".join(missing) + (" is" if len(missing) == 1 else " are") + " required")
+    assert start_date is not None and end_date is not None
+    start, end = parse_day(start_date, "start_date"), parse_day(end_date, "end_date")
+    _ordered(start, end)
+    return start, end
+
+
+def performance_days(start_date: str | None, end_date: str | None, today: date) -> tuple[date, date]:
+    """§4.2 performance: only start → that day to today; only end → everything up to that day;
+    neither → all time; both → at most 90 days apart."""
+    start = parse_day(start_date, "start_date") if start_date is not None else None
+    end = parse_day(end_date, "end_date") if end_date is not None else None
+    if start is not None and end is not None:
+        _ordered(start, end)
+        return start, end
+    return start or FLOOR, end or today
+
+
+def normalize_tag(raw: str) -> str:
+    """Case-insensitive, without a leading ``#`` (sent as ``%23``)."""
+    key = raw.strip().lstrip("#").strip().lower()
+    if not key:
+        raise ValidationFailed("hashtag must not be empty")
+    return key
+
+
+# --- the rollup ------------------------------------------------------------------------------------
+
+
+async def rollup(db: Database, now: datetime) -> dict[str, int]:
+    """Rebuild the daily rollup from the catalog and give it a new version."""
+    async with db.transaction() as session:
+        rows = await repository.rebuild_rollup(session, FLOOR.isoformat())
+        await repository.set_version(session, repository.ROLLUP, new_id(), now)
+    log.info("hashtag.rolled_up", rows=rows)
+    return {"rows": rows}
+
+
+async def rollup_if_stale(db: Database, now: datetime) -> dict[str, int] | None:
+    """At start: roll up unless a rollup younger than 6 hours exists."""
+    async with db.transaction(write=False) as session:
+        updated = await repository.updated_at(session, repository.ROLLUP)
+    if updated is not None and now - updated < ROLLUP_EVERY:
+        return None
+    return await rollup(db, now)
+
+
+# --- reads -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TopQuestion:
+    first: date
+    last: date
+    platform: str | None
+    order_by: str
+    descending: bool
+    limit: int
+
+
+_bodies: OrderedDict[tuple[object, ...], bytes | None] = OrderedDict()
+
+
+def _remember(key: tuple[object, ...], body: bytes | None) -> None:
+    _bodies[key] = body
+    if len(_bodies) > _CACHE_SIZE:
+        _bodies.popitem(last=False)
+
+
+def _recall(key: tuple[object, ...]) -> tuple[bool, bytes | None]:
+    if key in _bodies:
+        _bodies.move_to_end(key)
+        return True, _bodies[key]
+    return False, None
+
+
+async def top_body(session: AsyncSession, q: TopQuestion) -> bytes:
+    """``{"data": [{hashtag, count, total_views}]}``; empty when the dates end before 2024-06-01."""
+    first = max(q.first, FLOOR)
+    if first > q.last:
+        return b'{"data":[]}'
+    version = await repository.version(session, repository.ROLLUP)
+    if version is None:  # never rolled up: nothing is counted yet
+        return b'{"data":[]}'
+    key = ("top", version, first, q.last, q.platform, q.order_by, q.descending, q.limit)
+    hit, body = _recall(key)
+    if hit and body is not None:
+        return body
+    rows = await repository.top(
+        session, first.isoformat(), q.last.isoformat(), q.platform, q.order_by, q.descending, q.limit
+    )
+    data = [{"hashtag": r.display, "count": int(r.count), "total_views": int(r.total_views)} for r in rows]
+    body = orjson.dumps({"data": data})
+    _remember(key, body)
+    return body
+
+
+def _average(total: int, count: int) -> float:
+    return round(total / count, 2)
+
+
+async def performance_body(session: AsyncSession, tag: str, first: date, last: date) -> bytes:
+    """``{"data": <performance object>}`` of §2.3, all platforms combined; 404 when no counted video
+    used the tag in the dates."""
+    key_text = normalize_tag(tag)
+    first = max(first, FLOOR)
+    version = await repository.version(session, repository.ROLLUP)
+    if version is None:  # never rolled up: nothing is counted yet
+        raise NotFound(f"No counted video used #{key_text} in these dates")
+    key = ("performance", version, key_text, first, last)
+    hit, body = _recall(key)
+    if not hit:
+        row = None
+        if first <= last:
+            row = await repository.performance(session, key_text, first.isoformat(), last.isoformat())
+        if row is not None and row.videos:
+            count = int(row.videos)
+            views, likes, comments = int(row.views), int(row.likes), int(row.comments)
+            body = orjson.dumps(
+                {
+                    "data": {
+                        "hashtag": row.display,
+                        "video_count": count,
+                        "total_views": views,
+                        "avg_views": _average(views, count),
+                        "total_likes": likes,
+                        "avg_likes": _average(likes, count),
+                        "total_comments": comments,
+                        "avg_comments": _average(comments, count),
+                    }
+                }
+            )
+        else:
+            body = None
+        _remember(key, body)
+    if body is None:
+        raise NotFound(f"No counted video used #{key_text} in these dates")
+    return body

@@ -1,0 +1,107 @@
+"""The request contract on read-only routes (ADR 0011): handler in a read transaction, debits
+group-committed afterwards — with the same outcomes as the one-transaction contract (spec §7, §8)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+from sqlalchemy import func, select
+
+from reelscope.billing import service as billing_service
+from reelscope.models import LedgerEntry
+from reelscope.runtime import Runtime
+from tests.conftest import MakeTeam
+from tests.kit.test_errors import assert_error
+
+DIGEST = "/v1/videos/digest"
+
+
+async def balance_and_ledger(runtime: Runtime, team_id: str) -> tuple[int, int]:
+    async with runtime.db.transaction(write=False) as session:
+        assert await billing_service.verify_ledger(session) == []
+        entries = await session.scalar(
+            select(func.count()).select_from(LedgerEntry).where(LedgerEntry.team_id == team_id)
+        )
+        return await billing_service.balance(session, team_id), int(entries or 0)
+
+
+async def auto_top_up(runtime: Runtime, team_id: str, below: int, amount: int) -> None:
+    async with runtime.db.transaction() as session:
+        await billing_service.configure_auto_top_up(session, team_id, below=below, amount=amount)
+
+
+class TestReadOnlyContract:
+    @pytest.mark.both_databases
+    async def test_concurrent_charged_reads_are_each_debited_once(
+        self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam
+    ) -> None:
+        team = await make_team(credits=1_000)
+        _, entries_before = await balance_and_ledger(runtime, team.team_id)
+        responses = await asyncio.gather(*(client.get(DIGEST, headers=team.headers) for _ in range(12)))
+        assert [r.status_code for r in responses] == [200] * 12
+        assert all(r.headers["X-Cost"] == "0.25" for r in responses)
+        # each response reports the balance right after its own debit: all different
+        assert len({r.headers["X-Credits-Remaining"] for r in responses}) == 12
+        balance, entries = await balance_and_ledger(runtime, team.team_id)
+        assert balance == 1_000 - 12 * 25 and entries == entries_before + 12
+
+    @pytest.mark.both_databases
+    async def test_a_debit_that_loses_the_race_is_a_402(
+        self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam
+    ) -> None:
+        team = await make_team(credits=50)  # covers two of three
+        responses = await asyncio.gather(*(client.get(DIGEST, headers=team.headers) for _ in range(3)))
+        assert sorted(r.status_code for r in responses) == [200, 200, 402]
+        refused = next(r for r in responses if r.status_code == 402)
+        body = assert_error(refused, 402, "insufficient_credits")
+        assert body["required_credits"] == 25
+        balance, _ = await balance_and_ledger(runtime, team.team_id)
+        assert balance == 0
+
+    async def test_402_before_work_gives_the_rate_limit_count_back(
+        self, client: httpx.AsyncClient, make_team: MakeTeam
+    ) -> None:
+        team = await make_team(credits=10)
+        response = await client.get(DIGEST, headers=team.headers)
+        body = assert_error(response, 402, "insufficient_credits")
+        assert body["required_credits"] == 25 and body["remaining_credits"] == 10
+        assert response.headers["X-RateLimit-Remaining"] == "50"
+
+    async def test_a_due_auto_top_up_pays_for_the_read(
+        self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam
+    ) -> None:
+        team = await make_team(credits=10)
+        await auto_top_up(runtime, team.team_id, below=100, amount=1_000)
+        response = await client.get(DIGEST, headers=team.headers)
+        assert response.status_code == 200
+        assert response.headers["X-Credits-Remaining"] == str(10 + 1_000 - 25)
+        assert (await balance_and_ledger(runtime, team.team_id))[0] == 985
+
+    @pytest.mark.both_databases
+    async def test_a_refill_that_still_falls_short_rolls_back_with_the_402(
+        self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam
+    ) -> None:
+        team = await make_team(credits=10)
+        await auto_top_up(runtime, team.team_id, below=100, amount=10)  # 20 < 25
+        _, entries_before = await balance_and_ledger(runtime, team.team_id)
+        ok = make_team(credits=1_000)
+        other = await ok
+        # the refused debit shares its transaction with another team's debit, which must stand
+        refused, served = await asyncio.gather(
+            client.get(DIGEST, headers=team.headers), client.get(DIGEST, headers=other.headers)
+        )
+        assert_error(refused, 402, "insufficient_credits")
+        assert served.status_code == 200
+        assert await balance_and_ledger(runtime, team.team_id) == (10, entries_before)
+        assert (await balance_and_ledger(runtime, other.team_id))[0] == 975
+
+    async def test_a_failed_request_is_not_charged(
+        self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam
+    ) -> None:
+        team = await make_team(credits=100)
+        assert_error(
+            await client.get(DIGEST, params={"limit": 0}, headers=team.headers), 400, "validation_error"
+        )
+        assert (await balance_and_ledger(runtime, team.team_id))[0] == 100
