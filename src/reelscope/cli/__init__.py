@@ -1,0 +1,13 @@
+"""The ``reelscope`` command (ARCHITECTURE §1).
+
+Admin commands print for people by default; with ``--json`` the last line printed is one JSON object,
+a contract other tooling relies on. Bad arguments print one line and exit with status 2, changing
+nothing. Every command opens its own short transaction, so it works beside a running server and takes
+effect at once.
+"""
+
+from reelscope.cli import admin, catalog, serving
+from reelscope.cli.common import app
+from reelscope.cli.serving import _backfill_catalog
+
+__all__ = ["_backfill_catalog", "admin", "app", "catalog", "serving"]
