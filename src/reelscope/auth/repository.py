@@ -12,11 +12,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from reelscope.models import ApiKey, RateLimitOverride, Team, User
 
 
-async def get_active_key_by_hash(session: AsyncSession, key_hash: str) -> ApiKey | None:
-    stmt = select(ApiKey).where(ApiKey.key_hash == key_hash, ApiKey.is_active.is_(True))
-    return (await session.execute(stmt)).scalar_one_or_none()
-
-
 async def get_caller(session: AsyncSession, key_hash: str, feature: str) -> Any | None:
     """Everything the request contract needs about a key in one round trip: the key, its team's
     balance and auto top-up threshold, and the team's custom limits for ``feature`` (if any)."""
@@ -87,8 +82,3 @@ async def get_limit_override(session: AsyncSession, team_id: str, feature: str) 
         RateLimitOverride.team_id == team_id, RateLimitOverride.feature == feature
     )
     return (await session.execute(stmt)).scalar_one_or_none()
-
-
-async def list_limit_overrides(session: AsyncSession, team_id: str) -> Sequence[RateLimitOverride]:
-    stmt = select(RateLimitOverride).where(RateLimitOverride.team_id == team_id)
-    return (await session.execute(stmt)).scalars().all()

@@ -50,18 +50,9 @@ def bearer_token(authorization: str | None) -> str | None:
     return token.strip()
 
 
-async def authenticate(session: AsyncSession, token: str) -> Principal:
-    """The principal of a prefixed key, or 401 invalid_api_key (malformed, revoked or inactive)."""
-    if not keys.is_well_formed(token):
-        raise InvalidApiKey()
-    key = await repository.get_active_key_by_hash(session, keys.hash_key(token))
-    if key is None:
-        raise InvalidApiKey()
-    return Principal(team_id=key.team_id, user_id=key.user_id, key_id=key.id, scope=key.scope)
-
-
 async def identify(session: AsyncSession, token: str, feature: str) -> Caller:
-    """``authenticate`` for the request contract: the principal with its team's balance and limits."""
+    """The principal of a prefixed key (401 invalid_api_key if malformed, revoked or inactive), read with
+    what the request contract needs next: its team's balance, auto top-up threshold and limits."""
     if not keys.is_well_formed(token):
         raise InvalidApiKey()
     row = await repository.get_caller(session, keys.hash_key(token), feature)

@@ -5,9 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from reelscope.auth import repository as auth_repository
 from reelscope.kit.errors import RateLimitExceeded, TooManyRequests
 from reelscope.rate_limit.features import FEATURE_LIMITS, Limits
 from reelscope.rate_limit.storage import LimiterStorage, WindowSpec, ceil_seconds
@@ -64,19 +61,6 @@ def apply_override(feature: str, override: tuple[int | None, int | None, int | N
         per_minute=per_minute if per_minute is not None else table.per_minute,
         per_hour=per_hour if per_hour is not None else table.per_hour,
         per_day=per_day if per_day is not None else table.per_day,
-    )
-
-
-async def limits_for(session: AsyncSession, team_id: str, feature: str) -> Limits:
-    """The table's limits, each window replaced by the team's custom value where one is set."""
-    table = FEATURE_LIMITS[feature]
-    override = await auth_repository.get_limit_override(session, team_id, feature)
-    if override is None:
-        return table
-    return Limits(
-        per_minute=override.per_minute if override.per_minute is not None else table.per_minute,
-        per_hour=override.per_hour if override.per_hour is not None else table.per_hour,
-        per_day=override.per_day if override.per_day is not None else table.per_day,
     )
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
 from reelscope.kit.schemas import Schema
@@ -89,7 +87,3 @@ class EmergingPage(Schema):
     region: str
     generated_at: str
     data: list[EmergingTrend]
-
-
-def without_omitted(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in row.items() if not (k == "top_exemplars" and v is None)}
