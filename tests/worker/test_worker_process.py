@@ -97,8 +97,10 @@ def start(command: str, env: dict[str, str], log: Path) -> subprocess.Popen[str]
         )
 
 
-async def eventually(check: Callable[[], Awaitable[bool]], what: str, proc: subprocess.Popen[str]) -> None:
-    for _ in range(600):  # 60 s
+async def eventually(
+    check: Callable[[], Awaitable[bool]], what: str, proc: subprocess.Popen[str], *, seconds: int = 60
+) -> None:
+    for _ in range(seconds * 10):
         if await check():
             return
         assert proc.poll() is None, f"process exited with {proc.returncode} while waiting for {what}"
@@ -179,7 +181,14 @@ class TestServeRunsJobs:
     ) -> None:
         database, _engine, team_id = side
         port = free_port()
-        serve_env = {**env, "REELSCOPE_HOST": "127.0.0.1", "REELSCOPE_PORT": str(port)}
+        # serve's default of two consumers: the first start queues the rest of the trend backfill as one job,
+        # which keeps a consumer busy for 20-60 s depending on the machine
+        serve_env = {
+            **env,
+            "REELSCOPE_HOST": "127.0.0.1",
+            "REELSCOPE_PORT": str(port),
+            "REELSCOPE_JOB_WORKERS": "2",
+        }
         log = tmp_path / "serve.log"
         server = start("serve", serve_env, log)
         try:
@@ -196,7 +205,9 @@ class TestServeRunsJobs:
             async def completed() -> bool:
                 return (await job_row(database, job.id)).status == "completed"
 
-            await eventually(completed, "serve's embedded consumer to run the job", server)
+            # the deadline only catches a consumer that never runs the job: on a busy machine the first
+            # start's work can hold both consumers for a while (a CI run once took 60 s with one consumer)
+            await eventually(completed, "serve's embedded consumer to run the job", server, seconds=300)
             assert httpx.get(f"http://127.0.0.1:{port}/").status_code == 200
         finally:
             server.send_signal(signal.SIGINT)
