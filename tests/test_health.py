@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import httpx
+import pytest
 from openapi_spec_validator import validate
 
 from reelscope.main import GREETING
@@ -51,8 +52,35 @@ class TestOpenApi:
                 assert {"401", "429", "500"} <= declared, (method, path)
                 error = operation["responses"]["401"]["content"]["application/json"]["schema"]
                 assert error == {"$ref": "#/components/schemas/ErrorBody"}
-                assert operation["security"] or document.get("security"), (method, path)
+                assert operation.get("security", document.get("security")), (method, path)
 
     async def test_health_needs_no_security(self, client: httpx.AsyncClient) -> None:
         document = (await client.get("/openapi.json")).json()
         assert document["paths"]["/"]["get"]["security"] == []
+
+
+class TestQueryParametersDocumented:
+    """The hot read routes validate their query string themselves (kit/query.py, ADR 0014); their
+    parameters must still be in the OpenAPI document, as FastAPI would have listed them."""
+
+    @pytest.mark.parametrize(
+        ("path", "names"),
+        [
+            ("/v1/videos/digest", ["limit"]),
+            ("/v1/{platform}/videos/digest", ["platform", "limit"]),
+            ("/v1/hashtags", ["start_date", "end_date", "limit", "page", "order_by", "sort"]),
+            (
+                "/v1/{platform}/hashtags",
+                ["platform", "start_date", "end_date", "limit", "page", "order_by", "sort"],
+            ),
+            ("/v1/hashtags/{hashtag}/performance", ["hashtag", "start_date", "end_date"]),
+        ],
+    )
+    async def test_parameters(self, client: httpx.AsyncClient, path: str, names: list[str]) -> None:
+        document = (await client.get("/openapi.json")).json()
+        parameters = document["paths"][path]["get"]["parameters"]
+        assert [p["name"] for p in parameters] == names
+        limit = next((p for p in parameters if p["name"] == "limit"), None)
+        if limit is not None:
+            assert limit["in"] == "query" and limit["required"] is False
+            assert limit["schema"]["minimum"] == 1 and limit["schema"]["default"] == 50

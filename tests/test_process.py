@@ -28,7 +28,9 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def wait_until_up(base: str, proc: subprocess.Popen[str], deadline_s: float = 60) -> None:
+def wait_until_up(base: str, proc: subprocess.Popen[str], deadline_s: float = 300) -> None:
+    # a first start collects the sandbox catalog and runs the first trend runs: ~40 s on a quiet 2-core
+    # box, over 70 s on a busy one; the deadline only catches a server that never comes up
     deadline = time.monotonic() + deadline_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:

@@ -9,7 +9,6 @@ error responses included.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -19,7 +18,6 @@ from typing import Annotated, Any
 import orjson
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.routing import APIRoute
-from fastapi.security import HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -27,10 +25,11 @@ from reelscope.auth import keys
 from reelscope.auth import service as auth_service
 from reelscope.auth.service import Principal
 from reelscope.billing import service as billing_service
-from reelscope.billing.debits import Debit, DebitQueue
+from reelscope.billing.debits import Debit
 from reelscope.billing.prices import price_of
 from reelscope.idempotency import service as idempotency_service
 from reelscope.kit.clock import Clock
+from reelscope.kit.db import Database
 from reelscope.kit.errors import Forbidden, InsufficientCredits, InvalidApiKey, MissingApiKey
 from reelscope.kit.ids import new_id
 from reelscope.kit.logging import get_logger
@@ -42,7 +41,6 @@ from reelscope.runtime import Runtime
 log = get_logger(__name__)
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-bearer_scheme = HTTPBearer(auto_error=False, description="Authorization: Bearer reelscope_tkn_…")
 
 
 @dataclass
@@ -74,26 +72,14 @@ def runtime_of(request: Request) -> Runtime:
     return runtime
 
 
-def _sqlite_write_gate(request: Request) -> asyncio.Lock:
-    """This process's queue for SQLite's single write lock (ADR 0011).
-
-    Without it, concurrent requests all issue ``BEGIN IMMEDIATE`` and the losers wait in SQLite's busy
-    handler, which sleeps in steps of up to 100 ms: the lock is free again long before they look, and
-    the tail latency is those sleeps. Waiting here instead hands the lock over in arrival order the
-    moment it is released. Other processes still meet at SQLite's lock (busy timeout).
-    """
-    gate: asyncio.Lock | None = getattr(request.app.state, "sqlite_write_gate", None)
-    if gate is None:
-        gate = request.app.state.sqlite_write_gate = asyncio.Lock()
-    return gate
+def database_of(request: Request) -> Database:
+    """The database, for handlers of read-only routes. They take the ``Request`` rather than declaring
+    dependencies: FastAPI solves each declared dependency on every request (ADR 0014)."""
+    return runtime_of(request).db
 
 
-def _debit_queue(request: Request, runtime: Runtime) -> DebitQueue:
-    queue: DebitQueue | None = getattr(request.app.state, "debit_queue", None)
-    if queue is None:
-        gate = _sqlite_write_gate(request) if runtime.settings.is_sqlite else None
-        queue = request.app.state.debit_queue = DebitQueue(runtime.db, gate)
-    return queue
+def clock_of(request: Request) -> Clock:
+    return runtime_of(request).clock
 
 
 def client_ip(request: Request) -> str:
@@ -186,96 +172,8 @@ class ContractRoute(APIRoute):
                 raise MissingApiKey() if token is None else InvalidApiKey()
 
             call.quoted = price.quote(request.query_params, await _json_body(request))
-            if read_only and call.quoted > 0:
-                return await _read_then_debit(request, runtime, call, inner, token, feature, path_format, now)
-            write = call.quoted > 0 or request.method not in SAFE_METHODS
-            factory = runtime.db.write if write else runtime.db.read
-            gate = _sqlite_write_gate(request) if write and runtime.settings.is_sqlite else None
-            async with gate or nullcontext(), factory() as session:
-                try:
-                    await session.begin()
-                    caller = await auth_service.identify(session, token, feature)
-                    principal = caller.principal
-                    call.principal = principal
-                    limits = rate_limit_service.apply_override(feature, caller.limit_override)
-                    endpoint = path_format.replace("{platform}", str(request.path_params.get("platform", "")))
-                    ticket = await runtime.limiter.hit(
-                        key_id=principal.key_id, endpoint=endpoint, limits=limits, now=now
-                    )
-                    call.rate = ticket.status
-                    # after the count: §8.1 exempts only 401 and 402, and the 403 carries X-RateLimit-*
-                    if principal.scope == "read" and request.method not in SAFE_METHODS:
-                        raise Forbidden("This API key is read-only")
-                    idempotent = await _idempotency_of(request)
-                    if idempotent is not None:
-                        replay = await idempotency_service.find_replay(
-                            session,
-                            team_id=principal.team_id,
-                            key=idempotent.key,
-                            fingerprint=idempotent.fingerprint,
-                            now=now,
-                        )
-                        if replay is not None:
-                            await session.rollback()
-                            return _replayed(replay)
-                    try:
-                        await billing_service.ensure_affordable(
-                            session, principal.team_id, call.quoted, at=now, known_balance=caller.balance
-                        )
-                        request.state.session = session
-                        response = await inner(request)
-                        if not 200 <= response.status_code < 300:
-                            await session.rollback()
-                            return response
-                        remaining = None
-                        if call.final_price > 0:
-                            remaining = await billing_service.charge(
-                                session,
-                                principal.team_id,
-                                call.final_price,
-                                operation=operation,
-                                reference=call.request_id,
-                                at=now,
-                                auto_top_up_below=caller.auto_top_up_below,
-                            )
-                        if idempotent is not None:
-                            _remember(session, principal.team_id, idempotent, response, now)
-                        await session.commit()
-                    except InsufficientCredits:
-                        # §8.1: a 402 does not count against the rate limit
-                        await runtime.limiter.release(ticket)
-                        call.rate = ticket.status.given_back()
-                        raise
-                except BaseException:
-                    await session.rollback()
-                    raise
-            if remaining is not None:
-                call.charged, call.remaining = call.final_price, remaining
-            return response
-
-        return handle
-
-
-async def _read_then_debit(
-    request: Request,
-    runtime: Runtime,
-    call: CallState,
-    inner: Callable[[Request], Coroutine[Any, Any, Response]],
-    token: str,
-    feature: str,
-    path_format: str,
-    now: datetime,
-) -> Response:
-    """The contract for a charged read of a read-only route (ADR 0011): the same steps and outcomes,
-    but authentication, the rate limit and the handler run in a read transaction, and only the debit
-    takes the write lock, after a 2xx, group-committed with the debits of concurrent requests
-    (billing/debits.py). The handler wrote nothing, so debiting after it is as atomic as debiting with
-    it; a debit that loses its race is still a 402, and the response waits for the commit."""
-    operation = call.operation
-    async with (runtime.db.inline_read or runtime.db.read)() as session:
-        try:
-            await session.begin()
-            caller = await auth_service.identify(session, token, feature)
+            # authentication and the rate limit need no transaction: point reads and the limiter's store
+            caller = await auth_service.identify(runtime.db.fast, token, feature)
             principal = caller.principal
             call.principal = principal
             limits = rate_limit_service.apply_override(feature, caller.limit_override)
@@ -284,31 +182,76 @@ async def _read_then_debit(
                 key_id=principal.key_id, endpoint=endpoint, limits=limits, now=now
             )
             call.rate = ticket.status
+            # after the count: §8.1 exempts only 401 and 402, and the 403 carries X-RateLimit-*
+            if principal.scope == "read" and request.method not in SAFE_METHODS:
+                raise Forbidden("This API key is read-only")
             try:
-                # 402 before any work, unless an auto top-up may cover it: the debit below refills if due
-                if caller.balance < call.quoted and caller.auto_top_up_below is None:
-                    raise InsufficientCredits(required=call.quoted, remaining=caller.balance)
-                request.state.session = session
-                response = await inner(request)
-                await session.rollback()  # the read snapshot ends before the write lock is taken
-                if not 200 <= response.status_code < 300:
-                    return response
-                remaining = None
-                if call.final_price > 0:
-                    remaining = await _debit_queue(request, runtime).debit(
-                        Debit(
-                            team_id=principal.team_id,
-                            credits=call.final_price,
-                            operation=operation,
-                            reference=call.request_id,
-                            at=now,
-                            auto_top_up_below=caller.auto_top_up_below,
-                        )
-                    )
+                if read_only and call.quoted > 0:
+                    return await _read_then_debit(request, runtime, call, inner, caller, now)
+                return await _in_one_transaction(request, runtime, call, inner, caller, now)
             except InsufficientCredits:
-                await runtime.limiter.release(ticket)  # §8.1: a 402 does not count against the rate limit
+                # §8.1: a 402 does not count against the rate limit
+                await runtime.limiter.release(ticket)
                 call.rate = ticket.status.given_back()
                 raise
+
+        return handle
+
+
+async def _in_one_transaction(
+    request: Request,
+    runtime: Runtime,
+    call: CallState,
+    inner: Callable[[Request], Coroutine[Any, Any, Response]],
+    caller: auth_service.Caller,
+    now: datetime,
+) -> Response:
+    """The handler and its debit in one transaction: commit on a 2xx, roll back (charging nothing) on
+    anything else. A charged request or a write takes the write lock for all of it."""
+    principal = caller.principal
+    write = call.quoted > 0 or request.method not in SAFE_METHODS
+    factory = runtime.db.write if write else runtime.db.read
+    gate = runtime.sqlite_write_gate if write else None
+    async with gate or nullcontext(), factory() as session:
+        try:
+            await session.begin()
+            idempotent = await _idempotency_of(request)
+            if idempotent is not None:
+                replay = await idempotency_service.find_replay(
+                    session,
+                    team_id=principal.team_id,
+                    key=idempotent.key,
+                    fingerprint=idempotent.fingerprint,
+                    now=now,
+                )
+                if replay is not None:
+                    await session.rollback()
+                    return _replayed(replay)
+            # the balance was read before the write lock: it may only say "enough" (the conditional
+            # debit still decides); a balance too low is read again here, as credits may have landed
+            known = caller.balance if caller.balance >= call.quoted else None
+            await billing_service.ensure_affordable(
+                session, principal.team_id, call.quoted, at=now, known_balance=known
+            )
+            request.state.session = session
+            response = await inner(request)
+            if not 200 <= response.status_code < 300:
+                await session.rollback()
+                return response
+            remaining = None
+            if call.final_price > 0:
+                remaining = await billing_service.charge(
+                    session,
+                    principal.team_id,
+                    call.final_price,
+                    operation=call.operation,
+                    reference=call.request_id,
+                    at=now,
+                    auto_top_up_below=caller.auto_top_up_below,
+                )
+            if idempotent is not None:
+                _remember(session, principal.team_id, idempotent, response, now)
+            await session.commit()
         except BaseException:
             await session.rollback()
             raise
@@ -317,25 +260,64 @@ async def _read_then_debit(
     return response
 
 
-def get_session(request: Request) -> AsyncSession:
-    session: AsyncSession = request.state.session
+async def _read_then_debit(
+    request: Request,
+    runtime: Runtime,
+    call: CallState,
+    inner: Callable[[Request], Coroutine[Any, Any, Response]],
+    caller: auth_service.Caller,
+    now: datetime,
+) -> Response:
+    """The contract for a charged read of a read-only route (ADR 0011, 0014): the same steps and
+    outcomes, but the handler runs outside any write transaction (it reads through ``database_of``),
+    and only the debit takes the write lock, after a 2xx, group-committed with the debits of concurrent
+    requests (billing/debits.py). The handler wrote nothing, so debiting after it is as atomic as
+    debiting with it; a debit that loses its race is still a 402, and the response waits for the commit."""
+    principal = caller.principal
+    # 402 before any work, unless an auto top-up may cover it: the debit below refills if due
+    if caller.balance < call.quoted and caller.auto_top_up_below is None:
+        raise InsufficientCredits(required=call.quoted, remaining=caller.balance)
+    response = await inner(request)
+    if not 200 <= response.status_code < 300:
+        return response
+    if call.final_price > 0:
+        remaining = await runtime.debits.debit(
+            Debit(
+                team_id=principal.team_id,
+                credits=call.final_price,
+                operation=call.operation,
+                reference=call.request_id,
+                at=now,
+                auto_top_up_below=caller.auto_top_up_below,
+            )
+        )
+        call.charged, call.remaining = call.final_price, remaining
+    return response
+
+
+async def get_session(request: Request) -> AsyncSession:
+    session: AsyncSession | None = getattr(request.state, "session", None)
+    if session is None:
+        # a charged GET of a read-only route runs outside any transaction (ADR 0014)
+        raise RuntimeError("handlers of read-only routes read through database_of(request), not SessionDep")
     return session
 
 
-def get_principal(request: Request) -> Principal:
+async def get_principal(request: Request) -> Principal:
     principal: Principal = request.state.call.principal
     return principal
 
 
-def get_clock(request: Request) -> Clock:
-    return runtime_of(request).clock
+async def get_clock(request: Request) -> Clock:
+    return clock_of(request)
 
 
-def get_call(request: Request) -> CallState:
+async def get_call(request: Request) -> CallState:
     call: CallState = request.state.call
     return call
 
 
+# dependencies are coroutines: FastAPI runs a plain function dependency on a worker thread
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 PrincipalDep = Annotated[Principal, Depends(get_principal)]
 ClockDep = Annotated[Clock, Depends(get_clock)]

@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from reelscope import __version__
-from reelscope.api import v1
+from reelscope.api import include_v1
 from reelscope.config import Settings, load_settings
 from reelscope.contract import ContractHeadersMiddleware
 from reelscope.kit.clock import Clock
@@ -70,7 +70,7 @@ def create_app(
     async def get_openapi_document() -> JSONResponse:
         return JSONResponse(openapi_document(app))
 
-    app.include_router(v1)
+    include_v1(app)
     return app
 
 
@@ -79,7 +79,14 @@ def openapi_document(app: FastAPI) -> dict[str, Any]:
     cached: dict[str, Any] | None = getattr(app.state, "openapi_30", None)
     if cached is None:
         document = app.openapi()
-        # every /v1 operation needs the bearer key; GET / does not (§5.1)
+        # every /v1 operation needs the bearer key; GET / does not (§5.1). Declared here rather than as
+        # a security dependency, which FastAPI would solve on every request for nothing (ADR 0014).
+        document.setdefault("components", {}).setdefault("securitySchemes", {})["HTTPBearer"] = {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "Authorization: Bearer reelscope_tkn_…",
+        }
+        document["security"] = [{"HTTPBearer": []}]
         document.setdefault("paths", {}).get("/", {}).get("get", {})["security"] = []
         cached = to_openapi_30(document)
         app.state.openapi_30 = cached

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from redis.asyncio import Redis
 
+from reelscope.billing.debits import DebitQueue
 from reelscope.config import Settings
 from reelscope.kit.clock import Clock, SystemClock
 from reelscope.kit.db import Database, create_database
@@ -24,8 +25,34 @@ class Runtime:
     redis: Redis | None = None
     # sends what requests enqueue (after their commit); the API never runs tasks itself
     jobs: JobEngine | None = None
+    _write_gate: asyncio.Lock | None = field(default=None, init=False, repr=False)
+    _debits: DebitQueue | None = field(default=None, init=False, repr=False)
+
+    @property
+    def sqlite_write_gate(self) -> asyncio.Lock | None:
+        """This process's queue for SQLite's single write lock (ADR 0011); None on PostgreSQL.
+
+        Without it, concurrent requests all issue ``BEGIN IMMEDIATE`` and the losers wait in SQLite's
+        busy handler, which sleeps in steps of up to 100 ms: the lock is free again long before they
+        look, and the tail latency is those sleeps. Waiting here instead hands the lock over in arrival
+        order the moment it is released. Other processes still meet at SQLite's lock (busy timeout).
+        """
+        if not self.settings.is_sqlite:
+            return None
+        if self._write_gate is None:
+            self._write_gate = asyncio.Lock()
+        return self._write_gate
+
+    @property
+    def debits(self) -> DebitQueue:
+        """Group commit of the debits of charged read-only requests (billing/debits.py)."""
+        if self._debits is None:
+            self._debits = DebitQueue(self.db, self.sqlite_write_gate)
+        return self._debits
 
     async def close(self) -> None:
+        if self._debits is not None:
+            await self._debits.aclose()
         if self.jobs is not None:
             await asyncio.to_thread(self.jobs.close)
         await self.db.dispose()

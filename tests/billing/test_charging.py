@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 import pytest
 from fastapi import FastAPI
@@ -119,3 +121,27 @@ class TestInsufficientCredits:
         # the three 402s gave their count back: this is the first counted request on the path today
         assert paid.headers["X-RateLimit-Limit"] == "10000"
         assert paid.headers["X-RateLimit-Remaining"] == "9999"
+
+
+class TestBalanceReadBeforeTheWriteLock:
+    async def test_credits_that_land_while_a_request_waits_for_the_lock_pay_for_it(
+        self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam, clock: ManualClock
+    ) -> None:
+        # the caller's balance is read before the write lock (ADR 0014); a balance that was too low
+        # then must be read again under the lock, not answered with a stale 402
+        poor = await make_team(credits=0)
+        gate = runtime.sqlite_write_gate
+        assert gate is not None
+        async with gate:  # another request of this process holds SQLite's write lock
+            request = asyncio.ensure_future(
+                client.post("/v1/probe", json={"name": "paid late"}, headers=poor.headers)
+            )
+            while not gate._waiters:  # the request reached the lock and waits for it
+                await asyncio.sleep(0)
+            async with runtime.db.transaction() as session:
+                await billing_service.add_credits(
+                    session, poor.team_id, 100, reference="top up", at=clock.now()
+                )
+        response = await request
+        assert response.status_code == 201, response.text
+        assert response.headers["X-Credits-Remaining"] == "90"

@@ -163,6 +163,8 @@ class TestHandMade:
             video("b", now - timedelta(hours=2), views=100, fetched_at=now),
         )
         await refresh(runtime, clock)
+        items = (await client.get("/v1/tiktok/videos/digest", headers=team.headers)).json()["data"]
+        assert [v["external_id"] for v in items] == ["a", "b"]  # this body is now kept for its limit
         clock.advance(timedelta(hours=9))  # no refresh in between: "a" is now 49 hours old
         items = (await client.get("/v1/tiktok/videos/digest", headers=team.headers)).json()["data"]
         assert [v["external_id"] for v in items] == ["b"]

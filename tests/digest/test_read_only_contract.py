@@ -4,12 +4,15 @@ group-committed afterwards — with the same outcomes as the one-transaction con
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 
 import httpx
 import pytest
 from sqlalchemy import func, select
 
+from reelscope.auth import service as auth_service
 from reelscope.billing import service as billing_service
+from reelscope.kit.clock import ManualClock
 from reelscope.models import LedgerEntry
 from reelscope.runtime import Runtime
 from tests.conftest import MakeTeam
@@ -105,3 +108,65 @@ class TestReadOnlyContract:
             await client.get(DIGEST, params={"limit": 0}, headers=team.headers), 400, "validation_error"
         )
         assert (await balance_and_ledger(runtime, team.team_id))[0] == 100
+
+    @pytest.mark.both_databases
+    async def test_each_debit_writes_its_own_ledger_row(
+        self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam, clock: ManualClock
+    ) -> None:
+        # on SQLite these rows are written in plain SQL (billing/debits.py, ADR 0014): read back through
+        # the ORM they must be what billing.service.charge writes
+        team = await make_team(credits=1_000)
+        first = await make_team(credits=1_000)
+        responses = await asyncio.gather(
+            *(client.get(DIGEST, headers=t.headers) for t in (team, first, team, team, first))
+        )
+        assert [r.status_code for r in responses] == [200] * 5
+        async with runtime.db.transaction(write=False) as session:
+            rows = (
+                await session.scalars(
+                    select(LedgerEntry).where(
+                        LedgerEntry.team_id == team.team_id, LedgerEntry.kind == billing_service.CHARGE
+                    )
+                )
+            ).all()
+        mine = [r for r, t in zip(responses, (team, first, team, team, first), strict=True) if t is team]
+        assert sorted(row.reference or "" for row in rows) == sorted(r.headers["X-Request-Id"] for r in mine)
+        assert {row.operation for row in rows} == {"get_videos_digest"}
+        assert {row.credits for row in rows} == {-25}
+        assert {row.created_at for row in rows} == {clock.now()}
+        assert sorted(row.balance_after for row in rows) == [925, 950, 975]
+        assert sorted(int(r.headers["X-Credits-Remaining"]) for r in mine) == [925, 950, 975]
+        assert await balance_and_ledger(runtime, first.team_id) == (950, 3)  # grant + two charges
+
+    @pytest.mark.both_databases
+    async def test_a_revoked_key_is_refused_on_the_next_read(
+        self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam, clock: ManualClock
+    ) -> None:
+        # the caller is looked up on every request, outside the ORM (kit/fast_reads.py): a commit made
+        # through another connection is seen at once
+        team = await make_team(credits=1_000)
+        assert (await client.get(DIGEST, headers=team.headers)).status_code == 200
+        async with runtime.db.transaction() as session:
+            await auth_service.revoke_key(session, team.key_id, clock.now())
+        assert_error(await client.get(DIGEST, headers=team.headers), 401, "invalid_api_key")
+        assert (await balance_and_ledger(runtime, team.team_id))[0] == 975
+
+    async def test_a_debit_waits_for_another_process_writer(
+        self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam
+    ) -> None:
+        # another process holds SQLite's write lock: the inline attempt fails at once and the batch
+        # waits on the writer's thread (billing/debits.py); the response comes after that commit
+        team = await make_team(credits=1_000)
+        assert runtime.db.sqlite_file is not None
+        other = sqlite3.connect(runtime.db.sqlite_file, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            request = asyncio.ensure_future(client.get(DIGEST, headers=team.headers))
+            with pytest.raises(TimeoutError):  # no response while the lock is held
+                await asyncio.wait_for(asyncio.shield(request), timeout=0.5)
+            other.execute("COMMIT")
+        finally:
+            other.close()
+        response = await request
+        assert response.status_code == 200 and response.headers["X-Credits-Remaining"] == "975"
+        assert (await balance_and_ledger(runtime, team.team_id))[0] == 975

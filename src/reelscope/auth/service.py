@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from reelscope.auth import keys, repository
 from reelscope.billing import service as billing_service
 from reelscope.kit.errors import Conflict, InvalidApiKey, NotFound
+from reelscope.kit.fast_reads import FastReads
 from reelscope.models import ApiKey, RateLimitOverride, Team, User
 
 SCOPES = ("full", "read")
@@ -50,12 +51,12 @@ def bearer_token(authorization: str | None) -> str | None:
     return token.strip()
 
 
-async def identify(session: AsyncSession, token: str, feature: str) -> Caller:
+async def identify(reads: FastReads, token: str, feature: str) -> Caller:
     """The principal of a prefixed key (401 invalid_api_key if malformed, revoked or inactive), read with
     what the request contract needs next: its team's balance, auto top-up threshold and limits."""
     if not keys.is_well_formed(token):
         raise InvalidApiKey()
-    row = await repository.get_caller(session, keys.hash_key(token), feature)
+    row = await repository.get_caller(reads, keys.hash_key(token), feature)
     if row is None:
         raise InvalidApiKey()
     key_id, team_id, user_id, scope, credits, below, per_minute, per_hour, per_day = row

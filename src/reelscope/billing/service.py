@@ -53,7 +53,7 @@ async def ensure_affordable(
 ) -> None:
     """402 before any work when the balance is below the price (§7), unless an auto top-up that is due
     refills it first (§8.2); that refill is part of the request's transaction. ``known_balance`` saves a
-    query when the caller read the balance in this transaction already."""
+    query when the caller already knows a balance that covers the price."""
     if price <= 0:
         return
     remaining = known_balance if known_balance is not None else await balance(session, team_id)

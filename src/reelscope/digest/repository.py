@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from reelscope.kit.fast_reads import FastReads
 from reelscope.models import DigestList, Sound, Video
 
 _VIDEO_COLUMNS = (
@@ -64,10 +65,15 @@ async def top_videos(
     return (await session.execute(stmt)).all()
 
 
-async def list_version(session: AsyncSession, scope: str) -> str | None:
-    stmt = select(DigestList.version).where(DigestList.scope == scope)
-    version: str | None = (await session.execute(stmt)).scalar_one_or_none()
-    return version
+async def list_version(reads: FastReads, scope: str) -> str | None:
+    row = await reads.one("SELECT version FROM digest_lists WHERE scope = :scope", {"scope": scope})
+    return None if row is None else str(row[0])
+
+
+async def stored_list(reads: FastReads, scope: str) -> tuple[str, str] | None:
+    """(version, rows as JSON text) of a scope's list."""
+    row = await reads.one("SELECT version, rows FROM digest_lists WHERE scope = :scope", {"scope": scope})
+    return None if row is None else (str(row[0]), str(row[1]))
 
 
 async def get_list(session: AsyncSession, scope: str) -> DigestList | None:

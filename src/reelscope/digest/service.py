@@ -8,15 +8,15 @@ that version, dropping any that aged out of the 48 hours since the last refresh 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 import orjson
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.digest import repository
 from reelscope.kit.db import Database
+from reelscope.kit.fast_reads import FastReads
 from reelscope.kit.ids import new_id
 from reelscope.kit.logging import get_logger
 from reelscope.kit.platforms import Platform
@@ -123,36 +123,55 @@ class _Serialized:
     version: str
     # (publish time as a Unix timestamp, the item's JSON) by views descending
     items: list[tuple[float, bytes]]
+    # the earliest and latest publish times among the items
+    first_at: float
+    last_at: float
+    # while every item is inside the 48 hours, a body depends only on the limit: built once per limit
+    bodies: dict[int, bytes] = field(default_factory=dict)
+
+    def body(self, now: datetime, limit: int) -> bytes:
+        count = min(limit, MAX_ITEMS)
+        latest = now.timestamp()
+        oldest = latest - WINDOW.total_seconds()
+        if oldest <= self.first_at and self.last_at <= latest:
+            body = self.bodies.get(count)
+            if body is None:
+                body = self.bodies[count] = _envelope([item for _, item in self.items[:count]])
+            return body
+        return _envelope([item for at, item in self.items if oldest <= at <= latest][:count])
+
+
+def _envelope(items: list[bytes]) -> bytes:
+    return b'{"data":[' + b",".join(items) + b"]}"
 
 
 _cache: dict[str, _Serialized] = {}
 
 
-async def _serialized(session: AsyncSession, scope: str) -> _Serialized | None:
-    version = await repository.list_version(session, scope)
+async def _serialized(reads: FastReads, scope: str) -> _Serialized | None:
+    version = await repository.list_version(reads, scope)
     if version is None:
         return None
     cached = _cache.get(scope)
     if cached is not None and cached.version == version:
         return cached
-    stored = await repository.get_list(session, scope)
+    stored = await repository.stored_list(reads, scope)
     if stored is None:
         return None
+    stored_version, rows = stored
     items = [
         (datetime.fromisoformat(item["publish_date"] + "+00:00").timestamp(), orjson.dumps(item))
-        for item in orjson.loads(stored.rows)
+        for item in orjson.loads(rows)
     ]
-    fresh = _Serialized(version=stored.version, items=items)
+    stamps = [at for at, _ in items] or [0.0]
+    fresh = _Serialized(version=stored_version, items=items, first_at=min(stamps), last_at=max(stamps))
     _cache[scope] = fresh
     return fresh
 
 
-async def digest_body(session: AsyncSession, scope: str, now: datetime, limit: int) -> bytes:
+async def digest_body(db: Database, scope: str, now: datetime, limit: int) -> bytes:
     """``{"data": [...]}`` of at most ``limit`` items posted in the 48 hours before ``now``."""
-    serialized = await _serialized(session, scope)
+    serialized = await _serialized(db.fast, scope)
     if serialized is None:
         return b'{"data":[]}'
-    oldest = (now - WINDOW).timestamp()
-    latest = now.timestamp()
-    picked = [body for at, body in serialized.items if oldest <= at <= latest][: min(limit, MAX_ITEMS)]
-    return b'{"data":[' + b",".join(picked) + b"]}"
+    return serialized.body(now, limit)

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import Query
+from fastapi import Request
 from starlette.responses import Response
 
-from reelscope.contract import ClockDep, SessionDep, v1_router
+from reelscope.contract import clock_of, database_of, v1_router
 from reelscope.hashtag import service as hashtag_service
 from reelscope.hashtag.schemas import HashtagPerformance, HashtagStat, PerformanceQuery, TopQuery
 from reelscope.kit.platforms import Platform
+from reelscope.kit.query import parse_query, query_parameters
 from reelscope.kit.schemas import Envelope, errors
 
 router = v1_router(tags=["hashtags"], read_only=True)
@@ -35,29 +34,40 @@ def _question(query: TopQuery, platform: Platform | None) -> hashtag_service.Top
     )
 
 
-@router.get("/hashtags", response_model=Envelope[list[HashtagStat]], responses=errors(400))
-async def list_hashtags(query: Annotated[TopQuery, Query()], session: SessionDep) -> Response:
+@router.get(
+    "/hashtags",
+    response_model=Envelope[list[HashtagStat]],
+    responses=errors(400),
+    openapi_extra=query_parameters(TopQuery),
+)
+async def list_hashtags(request: Request) -> Response:
     """The most-used hashtags of all platforms among videos posted in the dates (billed even if empty)."""
-    return _json(await hashtag_service.top_body(session, _question(query, None)))
+    question = _question(parse_query(TopQuery, request), None)
+    return _json(await hashtag_service.top_body(database_of(request), question))
 
 
-@router.get("/{platform}/hashtags", response_model=Envelope[list[HashtagStat]], responses=errors(400, 404))
-async def list_platform_hashtags(
-    platform: Platform, query: Annotated[TopQuery, Query()], session: SessionDep
-) -> Response:
+@router.get(
+    "/{platform}/hashtags",
+    response_model=Envelope[list[HashtagStat]],
+    responses=errors(400, 404),
+    openapi_extra=query_parameters(TopQuery),
+)
+async def list_platform_hashtags(request: Request, platform: Platform) -> Response:
     """The most-used hashtags of one platform among videos posted in the dates."""
-    return _json(await hashtag_service.top_body(session, _question(query, platform)))
+    question = _question(parse_query(TopQuery, request), platform)
+    return _json(await hashtag_service.top_body(database_of(request), question))
 
 
 @router.get(
     "/hashtags/{hashtag}/performance",
     response_model=Envelope[HashtagPerformance],
     responses=errors(400, 404),
+    openapi_extra=query_parameters(PerformanceQuery),
 )
-async def get_hashtag_performance(
-    hashtag: str, query: Annotated[PerformanceQuery, Query()], session: SessionDep, clock: ClockDep
-) -> Response:
+async def get_hashtag_performance(request: Request, hashtag: str) -> Response:
     """One hashtag's counted videos, views, likes and comments, all platforms combined (case-insensitive;
     send a leading # as %23)."""
-    first, last = hashtag_service.performance_days(query.start_date, query.end_date, clock.now().date())
-    return _json(await hashtag_service.performance_body(session, hashtag, first, last))
+    query = parse_query(PerformanceQuery, request)
+    today = clock_of(request).now().date()
+    first, last = hashtag_service.performance_days(query.start_date, query.end_date, today)
+    return _json(await hashtag_service.performance_body(database_of(request), hashtag, first, last))

@@ -10,6 +10,7 @@ from sqlalchemy import delete, func, insert, literal_column, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
+from reelscope.kit.fast_reads import FastReads
 from reelscope.models import Hashtag, HashtagDaily, ReadVersion, Video, VideoHashtag
 
 ROLLUP = "hashtag_rollup"
@@ -59,10 +60,10 @@ async def rebuild_rollup(session: AsyncSession, floor: str) -> int:
     return int(result.rowcount or 0)  # type: ignore[attr-defined]
 
 
-async def version(session: AsyncSession, name: str) -> str | None:
-    stmt = select(ReadVersion.version).where(ReadVersion.name == name)
-    value: str | None = (await session.execute(stmt)).scalar_one_or_none()
-    return value
+async def current_version(reads: FastReads, name: str) -> str | None:
+    """``version`` as a point read without the ORM (kit/fast_reads.py): the hot path reads it per request."""
+    row = await reads.one("SELECT version FROM read_versions WHERE name = :name", {"name": name})
+    return None if row is None else str(row[0])
 
 
 async def set_version(session: AsyncSession, name: str, value: str, at: datetime) -> None:

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 import orjson
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.hashtag import repository
 from reelscope.kit.db import Database
@@ -132,21 +131,23 @@ def _recall(key: tuple[object, ...]) -> tuple[bool, bytes | None]:
     return False, None
 
 
-async def top_body(session: AsyncSession, q: TopQuestion) -> bytes:
+async def top_body(db: Database, q: TopQuestion) -> bytes:
     """``{"data": [{hashtag, count, total_views}]}``; empty when the dates end before 2024-06-01."""
     first = max(q.first, FLOOR)
     if first > q.last:
         return b'{"data":[]}'
-    version = await repository.version(session, repository.ROLLUP)
+    version = await repository.current_version(db.fast, repository.ROLLUP)
     if version is None:  # never rolled up: nothing is counted yet
         return b'{"data":[]}'
     key = ("top", version, first, q.last, q.platform, q.order_by, q.descending, q.limit)
     hit, body = _recall(key)
     if hit and body is not None:
         return body
-    rows = await repository.top(
-        session, first.isoformat(), q.last.isoformat(), q.platform, q.order_by, q.descending, q.limit
-    )
+    # a question this process has not answered for this rollup: aggregated once, off the event loop
+    async with db.transaction(write=False) as session:
+        rows = await repository.top(
+            session, first.isoformat(), q.last.isoformat(), q.platform, q.order_by, q.descending, q.limit
+        )
     data = [{"hashtag": r.display, "count": int(r.count), "total_views": int(r.total_views)} for r in rows]
     body = orjson.dumps({"data": data})
     _remember(key, body)
@@ -157,12 +158,12 @@ def _average(total: int, count: int) -> float:
     return round(total / count, 2)
 
 
-async def performance_body(session: AsyncSession, tag: str, first: date, last: date) -> bytes:
+async def performance_body(db: Database, tag: str, first: date, last: date) -> bytes:
     """``{"data": <performance object>}`` of §2.3, all platforms combined; 404 when no counted video
     used the tag in the dates."""
     key_text = normalize_tag(tag)
     first = max(first, FLOOR)
-    version = await repository.version(session, repository.ROLLUP)
+    version = await repository.current_version(db.fast, repository.ROLLUP)
     if version is None:  # never rolled up: nothing is counted yet
         raise NotFound(f"No counted video used #{key_text} in these dates")
     key = ("performance", version, key_text, first, last)
@@ -170,7 +171,8 @@ async def performance_body(session: AsyncSession, tag: str, first: date, last: d
     if not hit:
         row = None
         if first <= last:
-            row = await repository.performance(session, key_text, first.isoformat(), last.isoformat())
+            async with db.transaction(write=False) as session:
+                row = await repository.performance(session, key_text, first.isoformat(), last.isoformat())
         if row is not None and row.videos:
             count = int(row.videos)
             views, likes, comments = int(row.views), int(row.likes), int(row.comments)

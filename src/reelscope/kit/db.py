@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import DateTime, MetaData, event
-from sqlalchemy.engine import Dialect
+from sqlalchemy.engine import Dialect, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
 
-from reelscope.kit.sqlite_inline import inline_creator
+from reelscope.kit.fast_reads import EngineFastReads, FastReads, SqliteFastReads
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -62,9 +62,10 @@ class Database:
     engine: AsyncEngine
     read: async_sessionmaker[AsyncSession]
     write: async_sessionmaker[AsyncSession]
-    # SQLite files only: read sessions run on the loop's thread (kit/sqlite_inline.py, ADR 0011)
-    inline_engine: AsyncEngine | None = None
-    inline_read: async_sessionmaker[AsyncSession] | None = None
+    # point reads of the hot path without the ORM (kit/fast_reads.py, ADR 0014)
+    fast: FastReads
+    # SQLite files only: the file (the debit writer opens its own connections to it)
+    sqlite_file: str | None = None
 
     @asynccontextmanager
     async def transaction(self, *, write: bool = True) -> AsyncIterator[AsyncSession]:
@@ -74,44 +75,43 @@ class Database:
             yield session
 
     async def dispose(self) -> None:
+        await self.fast.close()
         await self.engine.dispose()
-        if self.inline_engine is not None:
-            await self.inline_engine.dispose()
 
 
 def create_database(url: str, *, echo: bool = False) -> Database:
     is_sqlite = url.startswith("sqlite")
     kwargs: dict[str, Any] = {"echo": echo}
+    file = _sqlite_file(url)
     if is_sqlite:
-        if ":///" in url and ":memory:" not in url:
-            Path(url.split(":///", 1)[1]).parent.mkdir(parents=True, exist_ok=True)
+        if file is not None:
+            Path(file).parent.mkdir(parents=True, exist_ok=True)
         # the busy timeout is how long a writer waits for the lock held by another process or request
         kwargs["connect_args"] = {"timeout": 30}
-        kwargs.update(pool_size=8, max_overflow=32, pool_timeout=60)
+        # connections are kept rather than closed beyond a small pool: under a few dozen concurrent
+        # requests a smaller pool reopened connections (and re-ran the PRAGMAs) all the time
+        kwargs.update(pool_size=32, max_overflow=32, pool_timeout=60)
     else:
         kwargs.update(pool_size=20, max_overflow=20, pool_timeout=60, pool_pre_ping=True)
     engine = create_async_engine(url, **kwargs)
     if is_sqlite:
         _configure_sqlite(engine)
     write_engine = engine.execution_options(sqlite_begin="IMMEDIATE") if is_sqlite else engine
-    inline_engine = None
-    if is_sqlite and ":///" in url and ":memory:" not in url:
-        inline_engine = create_async_engine(
-            url,
-            echo=echo,
-            async_creator=inline_creator(url.split(":///", 1)[1], timeout=30),
-            pool_size=8,
-            max_overflow=32,
-            pool_timeout=60,
-        )
-        _configure_sqlite(inline_engine)
     return Database(
         engine=engine,
         read=async_sessionmaker(engine, expire_on_commit=False),
         write=async_sessionmaker(write_engine, expire_on_commit=False),
-        inline_engine=inline_engine,
-        inline_read=async_sessionmaker(inline_engine, expire_on_commit=False) if inline_engine else None,
+        fast=SqliteFastReads(file) if file is not None else EngineFastReads(engine),
+        sqlite_file=file,
     )
+
+
+def _sqlite_file(url: str) -> str | None:
+    """The database file of a SQLite URL (query options left out); None for other databases and memory."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    return parsed.database
 
 
 def _configure_sqlite(engine: AsyncEngine) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from reelscope.kit.errors import RateLimitExceeded, TooManyRequests
 from reelscope.rate_limit.features import FEATURE_LIMITS, Limits
@@ -39,16 +39,9 @@ class Ticket:
     status: RateStatus
 
 
-def window_bounds(now: datetime) -> dict[str, tuple[datetime, datetime]]:
-    """Fixed UTC windows: this minute, this hour on the hour, this UTC day (§8.1)."""
-    minute = now.replace(second=0, microsecond=0)
-    hour = minute.replace(minute=0)
-    day = hour.replace(hour=0)
-    return {
-        "minute": (minute, minute + timedelta(minutes=1)),
-        "hour": (hour, hour + timedelta(hours=1)),
-        "day": (day, day + timedelta(days=1)),
-    }
+# fixed UTC windows (§8.1): this minute, this hour on the hour, this UTC day. Unix time has no leap
+# seconds, so each window starts at a multiple of its length
+WINDOW_SECONDS = (("minute", 60), ("hour", 3_600), ("day", 86_400))
 
 
 def apply_override(feature: str, override: tuple[int | None, int | None, int | None] | None) -> Limits:
@@ -72,28 +65,23 @@ class RateLimiter:
 
     async def hit(self, *, key_id: str, endpoint: str, limits: Limits, now: datetime) -> Ticket:
         """Count the request in every window of the key and endpoint, or raise 429 counting nothing."""
-        bounds = window_bounds(now)
-        caps = {"minute": limits.per_minute, "hour": limits.per_hour, "day": limits.per_day}
+        moment = now.timestamp()
+        second = int(moment)
         windows: list[WindowSpec] = []
-        for name, cap in caps.items():
-            if cap is None:
-                continue
-            start, end = bounds[name]
-            windows.append(
-                WindowSpec(
-                    key=f"{key_id}:{endpoint}:{name}:{int(start.timestamp())}",
-                    limit=cap,
-                    expires_at=end.timestamp(),
-                )
-            )
+        caps = (limits.per_minute, limits.per_hour, limits.per_day)
+        for (name, length), cap in zip(WINDOW_SECONDS, caps, strict=True):
+            if cap is not None:
+                start = second - second % length
+                windows.append(WindowSpec(f"{key_id}:{endpoint}:{name}:{start}", cap, float(start + length)))
         if not windows:
             raise ValueError("a feature group must cap at least one window")
-        allowed, counts = await self.storage.hit(windows, now.timestamp())
+        allowed, counts = await self.storage.hit(windows, moment)
         # the window closest to its limit decides the headers; on ties the one that resets soonest
-        tightest = min(
-            zip(windows, counts, strict=True), key=lambda wc: (wc[0].limit - wc[1], wc[0].expires_at)
-        )
-        window, count = tightest
+        # (windows are in order of length, so the first of equals resets soonest)
+        window, count = windows[0], counts[0]
+        for other, other_count in zip(windows[1:], counts[1:], strict=True):
+            if other.limit - other_count < window.limit - count:
+                window, count = other, other_count
         status = RateStatus(
             limit=window.limit, remaining=max(0, window.limit - count), reset_at=int(window.expires_at)
         )

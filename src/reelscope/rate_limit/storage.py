@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import math
 import threading
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from redis.asyncio import Redis
 
 
-@dataclass(frozen=True)
-class WindowSpec:
+class WindowSpec(NamedTuple):
+    """A tuple: three are built on every counted request, and a tuple is the cheapest to build."""
+
     key: str  # counter key, unique per (api key, endpoint, window kind, window start)
     limit: int
     expires_at: float  # Unix seconds when the window ends

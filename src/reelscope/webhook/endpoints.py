@@ -27,7 +27,7 @@ from reelscope.webhook.schemas import (
 router = v1_router(prefix="/webhooks", tags=["webhooks"])
 
 
-def get_address_guard(request: Request) -> AddressGuard:
+async def get_address_guard(request: Request) -> AddressGuard:
     """The §4.6 host rules with the operator's allowed networks; tests override the resolver here."""
     return guard_from_settings(runtime_of(request).settings.webhook_allowed_networks)
 

@@ -1,0 +1,43 @@
+"""Route order (ADR 0014): the hottest families are matched first, so no earlier template may take a
+path that belongs to a later route. Starlette tries routes in order and the first full match wins."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi.routing import APIRoute
+
+from reelscope.api import FAMILIES
+
+
+def _sample_path(template: str) -> str:
+    """A concrete path for a route template: a real platform for {platform}, a word elsewhere."""
+    path = template.replace("{platform}", "tiktok")
+    return re.sub(r"\{[^}]+\}", "sample", path)
+
+
+def _routes() -> list[APIRoute]:
+    return [route for family in FAMILIES for route in family.routes if isinstance(route, APIRoute)]
+
+
+class TestRouteOrder:
+    def test_every_route_is_the_first_to_match_its_own_paths(self) -> None:
+        routes = _routes()
+        assert len(routes) >= 19
+        for route in routes:
+            path = _sample_path(route.path)
+            for method in route.methods:
+                first = next(
+                    r for r in routes if method in r.methods and r.path_regex.fullmatch(path) is not None
+                )
+                assert first is route, f"{method} {path} is taken by {first.path} before {route.path}"
+
+    def test_the_paid_reads_come_first(self) -> None:
+        names = [route.name for route in _routes()]
+        assert names[:5] == [
+            "get_videos_digest",
+            "get_platform_videos_digest",
+            "list_hashtags",
+            "list_platform_hashtags",
+            "get_hashtag_performance",
+        ]
