@@ -388,8 +388,8 @@ def _markdown(result: dict[str, Any]) -> str:
         "",
         f"Aims: {json.dumps(result['aims'])}",
         "",
-        "What dominates, and what was tried: docs/decisions/0011-precomputed-read-path.md ("
-        "contract CPU per charged request; WAL checkpoint fsyncs in the p99 at 16 connections).",
+        "What dominates, and what was tried: docs/decisions/0011-precomputed-read-path.md and "
+        "docs/decisions/0014-contract-hot-path-without-the-orm.md.",
         "",
     ]
     return "\n".join(lines)
