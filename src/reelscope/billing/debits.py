@@ -31,7 +31,7 @@ from reelscope.billing import repository
 from reelscope.billing import service as billing_service
 from reelscope.kit.db import Database
 from reelscope.kit.errors import ApiError, InsufficientCredits, NotFound
-from reelscope.kit.ids import new_id
+from reelscope.kit.ids import new_ordered_id
 from reelscope.kit.logging import get_logger
 
 log = get_logger(__name__)
@@ -297,8 +297,8 @@ def _take(connection: sqlite3.Connection, debits: list[Debit]) -> list[Outcome]:
         debit = debits[index]
         outcomes[index] = balance
         ledger.append(
-            (new_id(), debit.team_id, billing_service.CHARGE, -debit.credits, balance, debit.operation,
-             debit.reference, _sqlite_time(debit.at))
+            (new_ordered_id(), debit.team_id, billing_service.CHARGE, -debit.credits, balance,
+             debit.operation, debit.reference, _sqlite_time(debit.at))
         )  # fmt: skip
 
     by_team: dict[str, list[int]] = {}
@@ -330,7 +330,9 @@ def _take(connection: sqlite3.Connection, debits: list[Debit]) -> list[Outcome]:
 
 def _sqlite_time(moment: datetime) -> str:
     """A UTC moment as SQLAlchemy stores ``UtcDateTime`` on SQLite (naive, microseconds)."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+    if moment.tzinfo is not UTC:
+        moment = moment.astimezone(UTC)
+    return moment.replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 async def _ledger(session: AsyncSession, debit: Debit, balance_after: int) -> None:

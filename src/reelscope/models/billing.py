@@ -8,14 +8,14 @@ from sqlalchemy import ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from reelscope.kit.db import Base, UtcDateTime
-from reelscope.kit.ids import new_id
+from reelscope.kit.ids import new_ordered_id
 
 
 class LedgerEntry(Base):
     __tablename__ = "credit_ledger"
     __table_args__ = (Index("ix_credit_ledger_team_created", "team_id", "created_at"),)
 
-    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_ordered_id)
     team_id: Mapped[str] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
     # charge | top_up | refund | adjustment
     kind: Mapped[str] = mapped_column(String(16))
