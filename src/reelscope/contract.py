@@ -9,11 +9,12 @@ error responses included.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, get_type_hints
 
 import orjson
 from fastapi import APIRouter, Depends, Request, Response
@@ -152,7 +153,7 @@ class ContractRoute(APIRoute):
     read_only = False
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        inner = super().get_route_handler()
+        inner = self._request_only_handler() or super().get_route_handler()
         operation = self.name
         price = price_of(operation)  # a /v1 route without a price fails at import, not at request time
         feature = feature_of(operation, self.path_format)
@@ -196,6 +197,39 @@ class ContractRoute(APIRoute):
                 raise
 
         return handle
+
+    def _request_only_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]] | None:
+        """The endpoint itself, when it is a coroutine that takes only the ``Request`` and returns a
+        ``Response``: FastAPI would solve an empty dependency graph, open exit stacks and inspect the
+        result on every request, and pass the response through unchanged (ADR 0014). Any other
+        endpoint (path parameters, dependencies, a body, a returned model) goes through FastAPI."""
+        dependant = self.dependant
+        name = dependant.request_param_name
+        solved_by_fastapi = (
+            dependant.path_params,
+            dependant.query_params,
+            dependant.header_params,
+            dependant.cookie_params,
+            dependant.body_params,
+            dependant.dependencies,
+            self.dependencies,
+        )
+        returns = get_type_hints(self.endpoint).get("return")
+        if (
+            name is None
+            or any(solved_by_fastapi)
+            or not inspect.iscoroutinefunction(self.endpoint)
+            or len(inspect.signature(self.endpoint).parameters) != 1
+            or not (isinstance(returns, type) and issubclass(returns, Response))
+        ):
+            return None
+        endpoint = self.endpoint
+
+        async def call(request: Request) -> Response:
+            response: Response = await endpoint(request)
+            return response
+
+        return call
 
 
 async def _in_one_transaction(
