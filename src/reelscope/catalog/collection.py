@@ -119,8 +119,10 @@ async def refresh_recent_stats(
                 continue
             result.missing += len(chunk) - len(answered)
             rows = []
+            earliest = now
             for stats in answered:
                 video_id, published_at = by_external[stats.external_id]
+                earliest = min(earliest, published_at)
                 frozen = stats.fetched_at - published_at >= views_frozen_after
                 rows.append(
                     {
@@ -134,13 +136,14 @@ async def refresh_recent_stats(
                         "views_at_7d": stats.views if frozen else None,
                     }
                 )
-            await _store_stats(db, rows)
+            await _store_stats(db, rows, earliest, now)
             result.refreshed += len(rows)
     log.info("catalog.refresh.done", refreshed=result.refreshed, missing=result.missing, failed=result.failed)
     return result
 
 
-async def _store_stats(db: Database, rows: list[dict[str, Any]]) -> None:
+async def _store_stats(db: Database, rows: list[dict[str, Any]], earliest: datetime, now: datetime) -> None:
+    """New counters of videos posted from ``earliest`` on, with a snapshot each."""
     if not rows:
         return
     async with db.transaction() as session:
@@ -153,6 +156,7 @@ async def _store_stats(db: Database, rows: list[dict[str, Any]]) -> None:
                 for r in rows
             ],
         )
+        await repo.note_videos_changed(session, earliest, now)  # the rollup rebuilds those days (ADR 0016)
 
 
 async def backfill(db: Database, connectors: Sequence[Connector], clock: Clock, *, days: int = 14) -> int:

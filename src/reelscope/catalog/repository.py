@@ -18,6 +18,7 @@ from sqlalchemy import JSON, Table, Text, bindparam, cast, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from reelscope.models import ReadVersion
 from reelscope.models.catalog import (
     Ad,
     Comment,
@@ -44,6 +45,14 @@ snapshots_t: Table = ViewSnapshot.__table__  # type: ignore[assignment]
 slideshows_t: Table = Slideshow.__table__  # type: ignore[assignment]
 ads_t: Table = Ad.__table__  # type: ignore[assignment]
 comments_t: Table = Comment.__table__  # type: ignore[assignment]
+
+
+read_versions_t: Table = ReadVersion.__table__  # type: ignore[assignment]
+
+# the earliest posting day (YYYY-MM-DD) of a video written since the hashtag rollup last consumed the
+# mark, or NOTHING_CHANGED; kept in ``read_versions`` (ADR 0016)
+CHANGED_FROM = "catalog.videos_changed_from"
+NOTHING_CHANGED = "9999-12-31"
 
 
 def _insert(session: AsyncSession, table: Table) -> Any:
@@ -210,6 +219,20 @@ async def upsert_videos(session: AsyncSession, rows: list[Row]) -> None:
         coalesce=("sound_id", "creator_id"),
         first_wins=("views_at_7d",), newer_only="fetched_at",
     )  # fmt: skip
+
+
+async def note_videos_changed(session: AsyncSession, earliest_published: datetime, at: datetime) -> None:
+    """Remember, in the writer's transaction, that videos posted from ``earliest_published``'s UTC day
+    on were written: the hashtag rollup rebuilds from the earliest such day (ADR 0016). On PostgreSQL
+    the row lock taken here orders this transaction with a rollup that reads and resets the mark."""
+    day = earliest_published.astimezone(UTC).date().isoformat()
+    stmt = _insert(session, read_versions_t).values(name=CHANGED_FROM, version=day, updated_at=at)
+    least = func.least if session.get_bind().dialect.name == "postgresql" else func.min
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["name"],
+        set_={"version": least(read_versions_t.c.version, stmt.excluded.version), "updated_at": at},
+    )
+    await session.execute(stmt)
 
 
 async def add_hashtags(session: AsyncSession, rows: list[Row]) -> None:

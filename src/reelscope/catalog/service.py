@@ -237,6 +237,11 @@ async def ingest_videos(
             [{"sound_id": sid, "at": at_, "usage_count": count} for (sid, at_), count in usage.items()],
         )
         total += len(batch)
+    if records:
+        # the hashtag rollup rebuilds the posting days written here (ADR 0016)
+        await repo.note_videos_changed(
+            session, min(r.published_at for r in records), max(r.fetched_at for r in records)
+        )
     return total
 
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, date, datetime, time
 from typing import Any
 
-from sqlalchemy import delete, func, insert, literal_column, select
+from sqlalchemy import String, Table, delete, func, insert, literal, literal_column, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
+from reelscope.catalog.repository import CHANGED_FROM, NOTHING_CHANGED
 from reelscope.kit.fast_reads import FastReads
 from reelscope.models import Hashtag, HashtagDaily, ReadVersion, Video, VideoHashtag
 
@@ -32,12 +34,21 @@ def _found_within_a_week(session: AsyncSession) -> ColumnElement[bool]:
     return func.julianday(Video.found_at) - func.julianday(Video.published_at) <= 7.000001
 
 
-async def rebuild_rollup(session: AsyncSession, floor: str) -> int:
-    """Replace ``hashtag_daily`` with the counted videos posted from day ``floor`` on, in one statement.
+def _posted_from(session: AsyncSession, day: str) -> ColumnElement[bool]:
+    """``published_at`` on or after the start of UTC ``day``, in a form the published_at index serves."""
+    if session.get_bind().dialect.name == "postgresql":
+        return Video.published_at >= datetime.combine(date.fromisoformat(day), time(), UTC)
+    # as text: every stored "YYYY-MM-DD HH:MM:SS[.ffffff]" of that day or later sorts at or after "YYYY-MM-DD"
+    return Video.published_at >= literal(day, String)
+
+
+async def rebuild_rollup(session: AsyncSession, from_day: str) -> int:
+    """Replace the rollup's rows of the posting days from ``from_day`` on with the counted videos of those
+    days, in two statements (ADR 0012, 0016).
 
     Views are frozen at a week (``views_at_7d``); a video younger than that counts its current views.
     """
-    await session.execute(delete(HashtagDaily))
+    await session.execute(delete(HashtagDaily).where(HashtagDaily.day >= from_day))
     day = _day(session)
     source = (
         select(
@@ -49,10 +60,10 @@ async def rebuild_rollup(session: AsyncSession, floor: str) -> int:
             func.sum(Video.likes).label("likes"),
             func.sum(Video.comments).label("comments"),
         )
-        .select_from(VideoHashtag)
-        .join(Video, Video.id == VideoHashtag.video_id)
-        # compared as day text: SQLite rows written by the bulk upsert may lack the ".ffffff" part
-        .where(day >= floor, _found_within_a_week(session))
+        .select_from(Video)
+        .join(VideoHashtag, VideoHashtag.video_id == Video.id)
+        # the day compared as text: SQLite rows written by the bulk upsert may lack the ".ffffff" part
+        .where(_posted_from(session, from_day), day >= from_day, _found_within_a_week(session))
         .group_by(day, Video.platform, VideoHashtag.hashtag_id)
     )
     columns = ["day", "platform", "hashtag_id", "videos", "views", "likes", "comments"]
@@ -60,10 +71,40 @@ async def rebuild_rollup(session: AsyncSession, floor: str) -> int:
     return int(result.rowcount or 0)  # type: ignore[attr-defined]
 
 
+async def take_changed_from(session: AsyncSession, floor: str, at: datetime) -> str | None:
+    """The earliest posting day of a video written since the last call (catalog/repository.py
+    ``note_videos_changed``), reset to "nothing changed" in this transaction; None when nothing was.
+
+    A database that never had the mark (new, or rolled up before marks existed) starts it at ``floor``:
+    everything may have changed. The row is locked until commit (PostgreSQL), so a writer that marks
+    meanwhile waits, and its mark is kept for the next rollup."""
+    marks: Table = ReadVersion.__table__  # type: ignore[assignment]
+    dialect = session.get_bind().dialect.name
+    ensure = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(marks).values(
+        name=CHANGED_FROM, version=floor, updated_at=at
+    )
+    await session.execute(ensure.on_conflict_do_nothing(index_elements=["name"]))
+    read = select(marks.c.version).where(marks.c.name == CHANGED_FROM)
+    if dialect == "postgresql":
+        read = read.with_for_update()
+    value = (await session.execute(read)).scalar_one()
+    if value == NOTHING_CHANGED:
+        return None
+    await session.execute(
+        update(marks).where(marks.c.name == CHANGED_FROM).values(version=NOTHING_CHANGED, updated_at=at)
+    )
+    return str(value)
+
+
 async def current_version(reads: FastReads, name: str) -> str | None:
     """``version`` as a point read without the ORM (kit/fast_reads.py): the hot path reads it per request."""
     row = await reads.one("SELECT version FROM read_versions WHERE name = :name", {"name": name})
     return None if row is None else str(row[0])
+
+
+async def touch_version(session: AsyncSession, name: str, at: datetime) -> None:
+    """The result was checked at ``at`` and is still current: its version stays."""
+    await session.execute(update(ReadVersion).where(ReadVersion.name == name).values(updated_at=at))
 
 
 async def set_version(session: AsyncSession, name: str, value: str, at: datetime) -> None:

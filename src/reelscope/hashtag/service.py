@@ -84,16 +84,37 @@ def normalize_tag(raw: str) -> str:
 # --- the rollup ------------------------------------------------------------------------------------
 
 
-async def rollup(db: Database, now: datetime) -> dict[str, int]:
-    """Rebuild the daily rollup from the catalog and give it a new version."""
+RollupResult = dict[str, int | str | None]
+
+
+async def rollup(db: Database, now: datetime, *, full: bool = False) -> RollupResult:
+    """Bring the daily rollup up to date with the catalog, in one transaction, and give it a new version.
+
+    Only the posting days from the earliest one the catalog marked as written since the last rollup are
+    rebuilt (ADR 0016): collection and stats refreshes touch the last 8 days, so a rollup rewrites those
+    rather than all history. ``full``, or no rollup yet, rebuilds everything from 2024-06-01. When nothing
+    was written, the rows and their version stay (cached answers stay valid) and only the time moves."""
     async with db.transaction() as session:
-        rows = await repository.rebuild_rollup(session, FLOOR.isoformat())
-        await repository.set_version(session, repository.ROLLUP, new_id(), now)
-    log.info("hashtag.rolled_up", rows=rows)
-    return {"rows": rows}
+        changed = await repository.take_changed_from(session, FLOOR.isoformat(), now)
+        previous = await repository.updated_at(session, repository.ROLLUP)
+        if full or previous is None:
+            from_day: date | None = FLOOR
+        elif changed is None:
+            from_day = None
+        else:
+            from_day = max(FLOOR, date.fromisoformat(changed))
+        if from_day is None:
+            await repository.touch_version(session, repository.ROLLUP, now)
+            rows = 0
+        else:
+            rows = await repository.rebuild_rollup(session, from_day.isoformat())
+            await repository.set_version(session, repository.ROLLUP, new_id(), now)
+    since = from_day.isoformat() if from_day is not None else None
+    log.info("hashtag.rolled_up", rows=rows, from_day=since)
+    return {"rows": rows, "from_day": since}
 
 
-async def rollup_if_stale(db: Database, now: datetime) -> dict[str, int] | None:
+async def rollup_if_stale(db: Database, now: datetime) -> RollupResult | None:
     """At start: roll up unless a rollup younger than 6 hours exists."""
     async with db.transaction(write=False) as session:
         updated = await repository.updated_at(session, repository.ROLLUP)

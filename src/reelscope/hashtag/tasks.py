@@ -9,5 +9,5 @@ from reelscope.worker import TaskContext, task
 
 
 @task("hashtag.rollup", periodic=crontab(minute="7", hour="*/6"))
-async def rollup(ctx: TaskContext) -> dict[str, int]:
+async def rollup(ctx: TaskContext) -> hashtag_service.RollupResult:
     return await hashtag_service.rollup(ctx.db, ctx.now())

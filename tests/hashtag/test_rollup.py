@@ -1,0 +1,134 @@
+"""The hashtag rollup rebuilds only the posting days written since the last one (ADR 0016, §2.3).
+
+Whatever a rollup skips, its rows must equal those of a full rebuild from the same catalog: each test
+compares the incremental result with ``rollup(full=True)``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import select, update
+
+from reelscope.catalog import collection
+from reelscope.collectors.sandbox import SandboxConnector
+from reelscope.hashtag import repository
+from reelscope.hashtag import service as hashtag_service
+from reelscope.kit.clock import ManualClock
+from reelscope.models import HashtagDaily, ReadVersion
+from reelscope.runtime import Runtime
+from tests.catalog_builders import SEED, collect_sandbox, ingest, video
+
+
+def at(text: str) -> datetime:
+    return datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+
+async def rollup_rows(runtime: Runtime) -> set[tuple[Any, ...]]:
+    async with runtime.db.transaction(write=False) as session:
+        rows = (await session.execute(select(HashtagDaily))).scalars().all()
+        return {(r.day, r.platform, r.hashtag_id, r.videos, r.views, r.likes, r.comments) for r in rows}
+
+
+async def version(runtime: Runtime) -> tuple[str, datetime]:
+    async with runtime.db.transaction(write=False) as session:
+        row = await session.get(ReadVersion, repository.ROLLUP)
+        assert row is not None
+        return row.version, row.updated_at
+
+
+async def same_as_a_full_rebuild(runtime: Runtime, clock: ManualClock) -> None:
+    incremental = await rollup_rows(runtime)
+    await hashtag_service.rollup(runtime.db, clock.now(), full=True)
+    assert incremental == await rollup_rows(runtime)
+
+
+@pytest.fixture
+async def history(runtime: Runtime, clock: ManualClock) -> None:
+    """Two months of posts, rolled up once (the first rollup is a full one)."""
+    clock.set(at("2026-11-20T12:00:00"))
+    start = at("2026-09-20T08:00:00")
+    await ingest(
+        runtime,
+        *(
+            video(f"v{n}", start + timedelta(days=n), views=100 + n, likes=n, hashtags=("fyp", f"day{n % 7}"))
+            for n in range(60)
+        ),
+    )
+    first = await hashtag_service.rollup(runtime.db, clock.now())
+    assert first["from_day"] == "2024-06-01"
+
+
+@pytest.mark.both_databases
+class TestIncrementalRollup:
+    async def test_only_the_days_written_since_are_rebuilt(
+        self, runtime: Runtime, clock: ManualClock, history: None
+    ) -> None:
+        # an old video's counters change (a re-ingest) and a new video is posted
+        await ingest(
+            runtime,
+            video("v10", at("2026-09-30T08:00:00"), views=110, likes=999, hashtags=("fyp", "day3"),
+                  fetched_at=at("2026-11-20T11:00:00")),
+            video("new", at("2026-11-19T09:00:00"), views=5, hashtags=("brandnew",)),
+        )  # fmt: skip
+        # a row of a day before the earliest one written: an incremental rollup leaves it alone
+        async with runtime.db.transaction() as session:
+            await session.execute(
+                update(HashtagDaily).where(HashtagDaily.day == "2026-09-29").values(comments=-1)
+            )
+        clock.advance(timedelta(hours=6))
+        result = await hashtag_service.rollup(runtime.db, clock.now())
+        assert result["from_day"] == "2026-09-30"
+        rows = await rollup_rows(runtime)
+        assert any(r[0] == "2026-09-29" and r[6] == -1 for r in rows)
+        assert any(r[0] == "2026-09-30" and r[5] == 999 for r in rows)
+        assert any(r[0] == "2026-11-19" and r[4] == 5 for r in rows)
+        async with runtime.db.transaction() as session:  # back to the truth: every video has 1 comment
+            await session.execute(
+                update(HashtagDaily).where(HashtagDaily.day == "2026-09-29").values(comments=1)
+            )
+        await same_as_a_full_rebuild(runtime, clock)
+
+    async def test_a_day_written_at_its_first_second_is_rebuilt(
+        self, runtime: Runtime, clock: ManualClock, history: None
+    ) -> None:
+        # stored without fractional seconds on SQLite; the day bound must still take it in
+        await ingest(runtime, video("midnight", at("2026-11-18T00:00:00"), views=7, hashtags=("fyp",)))
+        result = await hashtag_service.rollup(runtime.db, clock.now())
+        assert result["from_day"] == "2026-11-18"
+        # with v59, posted at 08:00 that day: two videos, 159 + 7 views
+        assert any(r[0] == "2026-11-18" and r[3:5] == (2, 166) for r in await rollup_rows(runtime))
+        await same_as_a_full_rebuild(runtime, clock)
+
+    async def test_with_nothing_written_the_version_stays_and_the_time_moves(
+        self, runtime: Runtime, clock: ManualClock, history: None
+    ) -> None:
+        before, first_time = await version(runtime)
+        rows = await rollup_rows(runtime)
+        clock.advance(timedelta(hours=6))
+        result = await hashtag_service.rollup(runtime.db, clock.now())
+        assert result == {"rows": 0, "from_day": None}
+        after, second_time = await version(runtime)
+        assert after == before  # cached answers of this version stay valid
+        assert second_time == first_time + timedelta(hours=6)  # a start within 6 hours does not roll up
+        assert await rollup_rows(runtime) == rows
+
+    async def test_a_stats_refresh_marks_the_days_it_rewrote(
+        self, runtime: Runtime, clock: ManualClock
+    ) -> None:
+        clock.set(at("2026-11-20T12:00:00"))
+        await collect_sandbox(runtime, clock, days=10)
+        await hashtag_service.rollup(runtime.db, clock.now())
+        clock.advance(timedelta(hours=2))
+        connector = SandboxConnector(clock, seed=SEED)
+        refreshed = await collection.refresh_recent_stats(runtime.db, [connector], clock)
+        assert refreshed.refreshed > 0
+        result = await hashtag_service.rollup(runtime.db, clock.now())
+        # the refresh re-reads videos posted within the last 8 days (and a bit): those days are rebuilt
+        oldest_refreshed = (clock.now() - collection.refresh_window).date()
+        assert result["from_day"] is not None
+        assert oldest_refreshed <= datetime.fromisoformat(str(result["from_day"])).date()
+        assert result["from_day"] < clock.now().date().isoformat()
+        await same_as_a_full_rebuild(runtime, clock)
