@@ -35,16 +35,27 @@ class FastReads(Protocol):
 
 
 class SqliteFastReads:
-    """One connection, used inline: a statement runs to completion before the loop moves on."""
+    """One connection, used inline: a statement runs to completion before the loop moves on.
+
+    Answers are kept until the database changes. ``PRAGMA data_version`` on this connection (which never
+    writes) changes whenever any other connection, in this process or another, commits; it is checked
+    before every read (about 2 µs against 10–30 µs for a read that joins pages other writers just
+    changed), and every kept answer is dropped when it moved. A kept answer is therefore exactly what the
+    read would return at that moment: a revoked key is still refused on the next request. Under load,
+    commits come once per debit batch, so the reads of a batch's requests are made about once.
+    """
 
     # a WAL reader waits only while another connection recovers or resets the WAL index; inline, that
     # wait stops the loop, so it is kept short, and a read that meets it is retried on a thread
     BUSY_TIMEOUT_S = 0.05
     WAITING_TIMEOUT_S = 30.0
+    MAX_KEPT = 10_000
 
     def __init__(self, path: str) -> None:
         self._path = path
         self._connection: sqlite3.Connection | None = None
+        self._kept: dict[tuple[str, tuple[tuple[str, Any], ...]], Row | None] = {}
+        self._data_version: int | None = None
 
     def _connect(self) -> sqlite3.Connection:
         connection = sqlite3.connect(
@@ -52,16 +63,26 @@ class SqliteFastReads:
         )
         connection.execute("PRAGMA query_only=ON")
         self._connection = connection
+        self._kept.clear()
+        self._data_version = None
         return connection
 
     async def one(self, sql: str, params: dict[str, Any]) -> Row | None:
         connection = self._connection or self._connect()
+        key = (sql, tuple(params.items()))
         try:
+            (version,) = connection.execute("PRAGMA data_version").fetchone()
+            if version != self._data_version or len(self._kept) >= self.MAX_KEPT:
+                self._kept.clear()
+                self._data_version = version
+            elif key in self._kept:
+                return self._kept[key]
             row: Row | None = connection.execute(sql, params).fetchone()
         except sqlite3.OperationalError as exc:
             if exc.sqlite_errorcode & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
                 raise
             return await asyncio.to_thread(self._one_waiting, sql, params)
+        self._kept[key] = row
         return row
 
     def _one_waiting(self, sql: str, params: dict[str, Any]) -> Row | None:
@@ -77,6 +98,7 @@ class SqliteFastReads:
         if self._connection is not None:
             self._connection.close()
             self._connection = None
+        self._kept.clear()
 
 
 class EngineFastReads:
