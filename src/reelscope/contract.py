@@ -172,7 +172,9 @@ class ContractRoute(APIRoute):
                 await runtime.limiter.check_ip(client_ip(request), now)
                 raise MissingApiKey() if token is None else InvalidApiKey()
 
-            call.quoted = price.quote(request.query_params, await _json_body(request))
+            call.quoted = price.base  # a fixed price needs neither the query string nor the body parsed
+            if price.extra is not None:
+                call.quoted = price.quote(request.query_params, await _json_body(request))
             # authentication and the rate limit need no transaction: point reads and the limiter's store
             caller = await auth_service.identify(runtime.db.fast, token, feature)
             principal = caller.principal

@@ -10,7 +10,7 @@ from reelscope.kit.schemas import Schema
 class DigestQuery(Schema):
     """§4.1: ``limit`` only; any other parameter is a 400."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     limit: int = Field(default=50, ge=1, description="1 to 100, default 50; above 100 is treated as 100")
 

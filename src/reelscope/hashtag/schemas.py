@@ -13,7 +13,7 @@ class TopQuery(Schema):
     """§4.2 top list. Dates are strings here and checked by the service, so that a missing or bad date
     is 400 ``invalid_date_range`` (§7) rather than ``validation_error``; any other parameter is a 400."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     start_date: str | None = Field(default=None, description="YYYY-MM-DD, required: earliest post date")
     end_date: str | None = Field(
@@ -28,7 +28,7 @@ class TopQuery(Schema):
 
 
 class PerformanceQuery(Schema):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     start_date: str | None = Field(default=None, description="YYYY-MM-DD; alone: that day to today")
     end_date: str | None = Field(default=None, description="YYYY-MM-DD; alone: everything up to that day")

@@ -18,13 +18,30 @@ from pydantic import BaseModel, ValidationError
 Model = TypeVar("Model", bound=BaseModel)
 
 
+_parsed: dict[tuple[type[BaseModel], bytes], BaseModel] = {}
+_MAX_PARSED = 4_096
+
+
 def parse_query(model: type[Model], request: Request) -> Model:
-    """The query string as ``model``; a repeated parameter counts with its last value, as in FastAPI."""
+    """The query string as ``model``; a repeated parameter counts with its last value, as in FastAPI.
+
+    ``model`` must be frozen: a query string already validated gives back the same instance (clients
+    repeat the same URLs), so only a new query string is parsed and validated. Refusals are not kept."""
+    raw: bytes = request.scope.get("query_string", b"")
+    kept = _parsed.get((model, raw))
+    if kept is not None:
+        return kept  # type: ignore[return-value]
     try:
-        return model.model_validate(dict(request.query_params))
+        parsed = model.model_validate(dict(request.query_params))
     except ValidationError as exc:
         errors = [{**error, "loc": ("query", *error["loc"])} for error in exc.errors()]
         raise RequestValidationError(errors) from None
+    if not model.model_config.get("frozen"):
+        raise TypeError(f"{model.__name__} must be frozen to be kept by parse_query")
+    if len(_parsed) >= _MAX_PARSED:
+        _parsed.clear()
+    _parsed[(model, raw)] = parsed
+    return parsed
 
 
 def query_parameters(model: type[BaseModel]) -> dict[str, Any]:
