@@ -107,7 +107,8 @@ async def rollup(db: Database, now: datetime, *, full: bool = False) -> RollupRe
             await repository.touch_version(session, repository.ROLLUP, now)
             rows = 0
         else:
-            rows = await repository.rebuild_rollup(session, from_day.isoformat())
+            everything = from_day == FLOOR
+            rows = await repository.rebuild_rollup(session, from_day.isoformat(), everything=everything)
             await repository.set_version(session, repository.ROLLUP, new_id(), now)
     since = from_day.isoformat() if from_day is not None else None
     log.info("hashtag.rolled_up", rows=rows, from_day=since)
