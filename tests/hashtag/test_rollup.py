@@ -10,9 +10,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 
 from reelscope.catalog import collection
+from reelscope.catalog.repository import CHANGED_FROM
+from reelscope.catalog.service import catalog_id
 from reelscope.collectors.sandbox import SandboxConnector
 from reelscope.hashtag import repository
 from reelscope.hashtag import service as hashtag_service
@@ -132,3 +134,32 @@ class TestIncrementalRollup:
         assert oldest_refreshed <= datetime.fromisoformat(str(result["from_day"])).date()
         assert result["from_day"] < clock.now().date().isoformat()
         await same_as_a_full_rebuild(runtime, clock)
+
+    async def test_a_video_moved_to_another_day_leaves_the_old_day_too(
+        self, runtime: Runtime, clock: ManualClock, history: None
+    ) -> None:
+        # a connector corrects v20's posting time from 2026-10-10 to 2026-10-11
+        moved = video("v20", at("2026-10-11T08:00:00"), views=120, likes=20, hashtags=("fyp", "day6"),
+                      fetched_at=at("2026-11-20T11:00:00"))  # fmt: skip
+        await ingest(runtime, moved)
+        result = await hashtag_service.rollup(runtime.db, clock.now())
+        assert result["from_day"] == "2026-10-10"
+        fyp = catalog_id("hashtag", "fyp")
+        days = ("2026-10-10", "2026-10-11")
+        fyp_days = {r[0]: r[3] for r in await rollup_rows(runtime) if r[2] == fyp and r[0] in days}
+        assert fyp_days == {"2026-10-11": 2}  # v21 and the moved v20; nothing left on the 10th
+        await same_as_a_full_rebuild(runtime, clock)
+
+
+@pytest.mark.both_databases
+async def test_writes_made_before_marks_existed_are_rolled_up_in_full(
+    runtime: Runtime, clock: ManualClock, history: None
+) -> None:
+    """An upgrade: the rollup exists, the mark does not, and old days were written meanwhile."""
+    async with runtime.db.transaction() as session:
+        await session.execute(delete(ReadVersion).where(ReadVersion.name == CHANGED_FROM))
+        await session.execute(update(HashtagDaily).where(HashtagDaily.day == "2026-09-25").values(videos=99))
+    await ingest(runtime, video("today", at("2026-11-20T08:00:00"), hashtags=("fyp",)))  # the first mark
+    result = await hashtag_service.rollup(runtime.db, clock.now())
+    assert result["from_day"] == "2024-06-01"
+    assert not any(r[3] == 99 for r in await rollup_rows(runtime))

@@ -53,6 +53,9 @@ read_versions_t: Table = ReadVersion.__table__  # type: ignore[assignment]
 # mark, or NOTHING_CHANGED; kept in ``read_versions`` (ADR 0016)
 CHANGED_FROM = "catalog.videos_changed_from"
 NOTHING_CHANGED = "9999-12-31"
+# what a first mark says when there was none: writes made before marks existed (an upgrade) went
+# unrecorded, so every day may have changed (the rollup starts at its own floor)
+EVERYTHING_CHANGED = "0001-01-01"
 
 
 def _insert(session: AsyncSession, table: Table) -> Any:
@@ -226,11 +229,12 @@ async def note_videos_changed(session: AsyncSession, earliest_published: datetim
     on were written: the hashtag rollup rebuilds from the earliest such day (ADR 0016). On PostgreSQL
     the row lock taken here orders this transaction with a rollup that reads and resets the mark."""
     day = earliest_published.astimezone(UTC).date().isoformat()
-    stmt = _insert(session, read_versions_t).values(name=CHANGED_FROM, version=day, updated_at=at)
+    first = {"name": CHANGED_FROM, "version": EVERYTHING_CHANGED, "updated_at": at}
+    stmt = _insert(session, read_versions_t).values(**first)
     least = func.least if session.get_bind().dialect.name == "postgresql" else func.min
     stmt = stmt.on_conflict_do_update(
         index_elements=["name"],
-        set_={"version": least(read_versions_t.c.version, stmt.excluded.version), "updated_at": at},
+        set_={"version": least(read_versions_t.c.version, day), "updated_at": at},
     )
     await session.execute(stmt)
 
@@ -307,6 +311,20 @@ async def upsert_comments(session: AsyncSession, rows: list[Row]) -> None:
         coalesce=("video_id",),
         newer_only="fetched_at",
     )
+
+
+async def earliest_published(session: AsyncSession, ids: Sequence[str]) -> datetime | None:
+    """The earliest stored ``published_at`` among videos ``ids`` (None if none is stored yet)."""
+    earliest: datetime | None = None
+    for chunk in _chunks(ids):
+        stmt = select(func.min(videos_t.c.published_at)).where(videos_t.c.id.in_(chunk))
+        found = (await session.execute(stmt)).scalar_one_or_none()
+        if isinstance(found, str):  # SQLite returns min() of the stored text
+            found = datetime.fromisoformat(found)
+        if found is not None:
+            found = found.replace(tzinfo=UTC) if found.tzinfo is None else found.astimezone(UTC)
+            earliest = found if earliest is None else min(earliest, found)
+    return earliest
 
 
 async def video_ids(session: AsyncSession, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], str]:

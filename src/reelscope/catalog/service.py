@@ -152,6 +152,7 @@ async def ingest_videos(
     it is stored only for videos new to the catalog.
     """
     total = 0
+    earliest: datetime | None = None  # the earliest posting day written, old or new (ADR 0016)
     for start in range(0, len(records), BATCH):
         latest: dict[tuple[str, str], VideoRecord] = {}
         for r in records[start : start + BATCH]:
@@ -199,6 +200,11 @@ async def ingest_videos(
                     "language": r.language,
                 }
             )
+        # a re-ingest may move a video's posting day: the day it leaves changes too
+        stored = await repo.earliest_published(session, ids)
+        for moment in (stored, min(r.published_at for r in batch)):
+            if moment is not None and (earliest is None or moment < earliest):
+                earliest = moment
         await repo.upsert_videos(session, rows)
         displays: dict[str, str] = {}
         links: dict[tuple[str, str], None] = {}
@@ -237,11 +243,9 @@ async def ingest_videos(
             [{"sound_id": sid, "at": at_, "usage_count": count} for (sid, at_), count in usage.items()],
         )
         total += len(batch)
-    if records:
+    if earliest is not None:
         # the hashtag rollup rebuilds the posting days written here (ADR 0016)
-        await repo.note_videos_changed(
-            session, min(r.published_at for r in records), max(r.fetched_at for r in records)
-        )
+        await repo.note_videos_changed(session, earliest, max(r.fetched_at for r in records))
     return total
 
 
