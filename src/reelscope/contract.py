@@ -263,7 +263,8 @@ async def _in_one_transaction(
                 if replay is not None:
                     await session.rollback()
                     return _replayed(replay)
-            # the balance was read before the write lock: it may only say "enough" (the conditional
+            # the balance was read before the write lock, and may be higher than the truth by this
+            # process's own debits (kit/fast_reads.py): it may only say "enough" (the conditional
             # debit still decides); a balance too low is read again here, as credits may have landed
             known = caller.balance if caller.balance >= call.quoted else None
             await billing_service.ensure_affordable(
@@ -310,9 +311,13 @@ async def _read_then_debit(
     requests (billing/debits.py). The handler wrote nothing, so debiting after it is as atomic as
     debiting with it; a debit that loses its race is still a 402, and the response waits for the commit."""
     principal = caller.principal
-    # 402 before any work, unless an auto top-up may cover it: the debit below refills if due
+    # 402 before any work, unless an auto top-up may cover it: the debit below refills if due. The
+    # caller's balance may be higher than the truth by this process's own debits (kit/fast_reads.py),
+    # never lower: below the price it is a 402, and the body reports the balance read afresh
     if caller.balance < call.quoted and caller.auto_top_up_below is None:
-        raise InsufficientCredits(required=call.quoted, remaining=caller.balance)
+        async with runtime.db.transaction(write=False) as session:
+            remaining = await billing_service.balance(session, principal.team_id)
+        raise InsufficientCredits(required=call.quoted, remaining=remaining)
     response = await inner(request)
     if not 200 <= response.status_code < 300:
         return response

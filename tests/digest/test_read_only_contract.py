@@ -72,6 +72,23 @@ class TestReadOnlyContract:
         assert body["required_credits"] == 25 and body["remaining_credits"] == 10
         assert response.headers["X-RateLimit-Remaining"] == "50"
 
+    async def test_a_402_before_work_reports_the_balance_after_this_process_debits(
+        self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam, clock: ManualClock
+    ) -> None:
+        # the caller's kept balance stays as it was while only this process debits (kit/fast_reads.py):
+        # it may say "enough", but a 402 reports the balance as it is
+        team = await make_team(credits=20)
+        body = assert_error(await client.get(DIGEST, headers=team.headers), 402, "insufficient_credits")
+        assert body["remaining_credits"] == 20
+        today = clock.now().date().isoformat()
+        hashtags = {"start_date": today, "end_date": today}
+        for _ in range(2):  # 5 credits each (§4.2), debited by this process
+            served = await client.get("/v1/hashtags", params=hashtags, headers=team.headers)
+            assert served.status_code == 200 and served.headers["X-Credits-Used"] == "5"
+        body = assert_error(await client.get(DIGEST, headers=team.headers), 402, "insufficient_credits")
+        assert body["remaining_credits"] == 10
+        assert (await balance_and_ledger(runtime, team.team_id))[0] == 10
+
     async def test_a_due_auto_top_up_pays_for_the_read(
         self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam
     ) -> None:

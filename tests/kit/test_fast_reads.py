@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reelscope.kit.fast_reads import SqliteFastReads
+from reelscope.kit.fast_reads import LockBusy, SqliteFastReads
 
 READ = "SELECT value FROM things WHERE name = :name"
 
@@ -71,3 +71,45 @@ async def test_while_nothing_changes_an_answer_is_read_once(
     assert [s for s in statements if s.startswith("SELECT")] == []  # only the data_version checks
     assert await reads.one(READ, {"name": "b"}) == (2,)  # other parameters are another answer
     assert len([s for s in statements if s.startswith("SELECT")]) == 1
+
+
+async def test_its_own_writes_keep_the_answers_and_a_foreign_commit_drops_them(
+    reads: SqliteFastReads, writer: sqlite3.Connection
+) -> None:
+    # the debit writer writes on this connection (billing/debits.py): many commits a second must not
+    # drop the kept answers; SQLite leaves a connection's data_version alone for its own commits
+    assert await reads.one(READ, {"name": "a"}) == (1,)
+    reads.write(lambda c: c.execute("UPDATE things SET value = 5 WHERE name = 'a'"))
+    assert writer.execute("SELECT value FROM things WHERE name = 'a'").fetchone() == (5,)  # committed
+    assert await reads.one(READ, {"name": "a"}) == (1,)  # kept: what write changes must be a hint only
+    writer.execute("UPDATE things SET value = 7 WHERE name = 'b'")
+    assert await reads.one(READ, {"name": "a"}) == (5,)  # another connection committed: read afresh
+
+
+async def test_a_write_meeting_another_writer_raises_at_once_and_writes_nothing(
+    reads: SqliteFastReads, writer: sqlite3.Connection
+) -> None:
+    writer.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(LockBusy):
+            reads.write(lambda c: c.execute("UPDATE things SET value = 9 WHERE name = 'a'"))
+    finally:
+        writer.execute("COMMIT")
+    assert writer.execute("SELECT value FROM things WHERE name = 'a'").fetchone() == (1,)
+    # the connection is still usable, and free of any transaction
+    reads.write(lambda c: c.execute("UPDATE things SET value = 9 WHERE name = 'a'"))
+    assert writer.execute("SELECT value FROM things WHERE name = 'a'").fetchone() == (9,)
+
+
+async def test_a_write_that_fails_rolls_back_and_leaves_no_lock(
+    reads: SqliteFastReads, writer: sqlite3.Connection
+) -> None:
+    def half_then_fail(connection: sqlite3.Connection) -> None:
+        connection.execute("UPDATE things SET value = 100 WHERE name = 'a'")
+        raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        reads.write(half_then_fail)
+    assert writer.execute("SELECT value FROM things WHERE name = 'a'").fetchone() == (1,)
+    writer.execute("UPDATE things SET value = 3 WHERE name = 'b'")  # the lock is free
+    assert await reads.one(READ, {"name": "b"}) == (3,)

@@ -30,6 +30,8 @@ class Caller:
     """The principal plus what the contract needs next, read with it in one query."""
 
     principal: Principal
+    # a hint: at most this process's own debits above the truth, never below it (kit/fast_reads.py);
+    # it may say "enough" before work, and the conditional debit decides
     balance: int
     auto_top_up_below: int | None
     limit_override: tuple[int | None, int | None, int | None] | None

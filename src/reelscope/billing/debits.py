@@ -31,6 +31,7 @@ from reelscope.billing import repository
 from reelscope.billing import service as billing_service
 from reelscope.kit.db import Database
 from reelscope.kit.errors import ApiError, InsufficientCredits, NotFound
+from reelscope.kit.fast_reads import LockBusy, SqliteFastReads
 from reelscope.kit.ids import new_ordered_id
 from reelscope.kit.logging import get_logger
 
@@ -60,7 +61,11 @@ class DebitQueue:
         self._pending: list[tuple[Debit, asyncio.Future[int]]] = []
         self._writer: asyncio.Task[None] | None = None
         self._closed = False
-        self._sqlite = SqliteDebitWriter(db.sqlite_file) if db.sqlite_file is not None else None
+        self._sqlite = (
+            SqliteDebitWriter(db.sqlite_file, db.fast)
+            if db.sqlite_file is not None and isinstance(db.fast, SqliteFastReads)
+            else None
+        )
 
     async def aclose(self) -> None:
         """Take no more debits, let the batches already queued commit, then close the connections."""
@@ -162,11 +167,12 @@ class SqliteDebitWriter:
     UPDATE per team for its total, else one per debit.
 
     A batch is written on the event loop's thread when SQLite's write lock is free at once (a batch is
-    a few statements and a commit to the WAL, well under a millisecond per request); when another
-    process holds the lock, it waits on a thread of its own instead, so the loop never waits for a
-    lock. The loop's connection does not checkpoint on commit (that copies pages back and fsyncs): the
-    thread runs a PASSIVE checkpoint every ``CHECKPOINT_EVERY`` commits, alongside new commits.
-    A connection that failed in any way is closed and replaced, so it can never keep the lock.
+    a few statements and a commit to the WAL, well under a millisecond per request), on the loop's
+    fast-read connection (kit/fast_reads.py): its own commits leave the answers it keeps for the
+    contract's point reads in place. When another process holds the lock, the batch waits on a thread
+    of its own instead, so the loop never waits for a lock. The loop's connection does not checkpoint
+    on commit (that copies pages back and fsyncs): the thread runs a PASSIVE checkpoint every
+    ``CHECKPOINT_EVERY`` commits, alongside new commits.
     """
 
     DEBIT = "UPDATE teams SET credits = credits - ? WHERE id = ? AND credits >= ? RETURNING credits"
@@ -176,11 +182,10 @@ class SqliteDebitWriter:
         " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
     )
     CHECKPOINT_EVERY = 100  # commits of a few WAL pages each: about SQLite's default of 1,000 pages
-    _BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, loop_connection: SqliteFastReads) -> None:
         self._path = path
-        self._inline: sqlite3.Connection | None = None  # used on the loop's thread, never waits
+        self._loop_connection = loop_connection  # used on the loop's thread, never waits
         self._waiting: sqlite3.Connection | None = None  # used on the thread, waits for the lock
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reelscope-debits")
         self._commits = 0
@@ -188,67 +193,48 @@ class SqliteDebitWriter:
 
     async def write(self, debits: list[Debit]) -> list[Outcome]:
         """Each debit's balance after it, or its error, once the batch is committed."""
-        connection = self._inline or self._connect_inline()
         try:
-            connection.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            if exc.sqlite_errorcode & 0xFF not in self._BUSY:  # the primary code: BUSY_RECOVERY is BUSY
-                self._drop_inline()
-                raise
+            # changes balances and the ledger only: the caller's kept balance is a hint (fast_reads.py)
+            outcomes = self._loop_connection.write(lambda connection: _take(connection, debits))
+        except LockBusy:
             # another process writes: wait for the lock on the thread, not on the loop
             return await asyncio.get_running_loop().run_in_executor(self._thread, self._write_waiting, debits)
-        try:
-            outcomes = _in_transaction(connection, debits)
-        except BaseException:
-            self._drop_inline()
-            raise
         self._commits += 1
         if self._commits % self.CHECKPOINT_EVERY == 0:
             self._start_checkpoint()
         return outcomes
 
     async def aclose(self) -> None:
-        """Close both connections, each on the thread that uses it; a checkpoint under way finishes."""
+        """Close the thread's connection on the thread that uses it; a checkpoint under way finishes.
+        The loop's connection is the fast reads', closed with the database."""
         await asyncio.to_thread(self._thread.shutdown, wait=True)
-        self._drop_inline()
         if self._waiting is not None:
             self._waiting.close()
             self._waiting = None
 
-    def _connect(self, busy_timeout_s: float) -> sqlite3.Connection:
+    def _connect_waiting(self) -> sqlite3.Connection:
         # the settings of every other connection (kit/db.py); transactions are begun explicitly
-        connection = sqlite3.connect(
-            self._path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
-        )
+        connection = sqlite3.connect(self._path, timeout=30, isolation_level=None, check_same_thread=False)
         mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()
         if mode is None or str(mode[0]).lower() != "wal":
             connection.close()
             raise RuntimeError(f"SQLite database {self._path} is not in WAL mode")
         connection.execute("PRAGMA synchronous=NORMAL")
         connection.execute("PRAGMA foreign_keys=ON")
+        self._waiting = connection
         return connection
-
-    def _connect_inline(self) -> sqlite3.Connection:
-        connection = self._connect(busy_timeout_s=0)
-        connection.execute("PRAGMA wal_autocheckpoint=0")
-        self._inline = connection
-        return connection
-
-    def _drop_inline(self) -> None:
-        if self._inline is not None:
-            self._inline.close()  # closing rolls back whatever it still held
-            self._inline = None
 
     def _write_waiting(self, debits: list[Debit]) -> list[Outcome]:
-        if self._waiting is None:
-            self._waiting = self._connect(busy_timeout_s=30)
+        connection = self._waiting or self._connect_waiting()
         try:
-            self._waiting.execute("BEGIN IMMEDIATE")
-            return _in_transaction(self._waiting, debits)
+            connection.execute("BEGIN IMMEDIATE")
+            outcomes = _take(connection, debits)
+            connection.execute("COMMIT")
         except BaseException:
-            self._waiting.close()
+            connection.close()  # closing rolls back whatever it still held
             self._waiting = None
             raise
+        return outcomes
 
     def _start_checkpoint(self) -> None:
         """Queue a checkpoint on the thread unless one is pending; never raises (the batch committed)."""
@@ -261,9 +247,8 @@ class SqliteDebitWriter:
         self._checkpoint.add_done_callback(_report_checkpoint)
 
     def _run_checkpoint(self) -> None:
-        if self._waiting is None:
-            self._waiting = self._connect(busy_timeout_s=30)
-        busy, frames, copied = self._waiting.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        connection = self._waiting or self._connect_waiting()
+        busy, frames, copied = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         if busy or copied < frames:
             # readers still use older frames: they are copied by a later checkpoint
             log.info("debits.checkpoint_partial", wal_frames=frames, copied=copied)
@@ -274,19 +259,6 @@ def _report_checkpoint(done: Future[None]) -> None:
     if failure is not None:
         # without checkpoints the WAL only grows; the next one is tried after CHECKPOINT_EVERY commits
         log.error("debits.checkpoint_failed", error_type=type(failure).__name__, error=str(failure))
-
-
-def _in_transaction(connection: sqlite3.Connection, debits: list[Debit]) -> list[Outcome]:
-    """The batch in the transaction just begun, then commit; roll back on any failure (the caller
-    then closes the connection, which also ends a transaction a failed ROLLBACK left open)."""
-    try:
-        outcomes = _take(connection, debits)
-        connection.execute("COMMIT")
-    except BaseException:
-        if connection.in_transaction:
-            connection.execute("ROLLBACK")
-        raise
-    return outcomes
 
 
 def _take(connection: sqlite3.Connection, debits: list[Debit]) -> list[Outcome]:

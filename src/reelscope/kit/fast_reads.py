@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import TextClause, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 Row = tuple[Any, ...]
+T = TypeVar("T")
 
 
 class FastReads(Protocol):
@@ -34,22 +36,34 @@ class FastReads(Protocol):
     async def close(self) -> None: ...
 
 
+class LockBusy(Exception):
+    """SQLite's write lock is held by another connection: the write was not attempted here."""
+
+
 class SqliteFastReads:
     """One connection, used inline: a statement runs to completion before the loop moves on.
 
-    Answers are kept until the database changes. ``PRAGMA data_version`` on this connection (which never
-    writes) changes whenever any other connection, in this process or another, commits; it is checked
-    before every read (about 2 µs against 10–30 µs for a read that joins pages other writers just
-    changed), and every kept answer is dropped when it moved. A kept answer is therefore exactly what the
-    read would return at that moment: a revoked key is still refused on the next request. Under load,
-    commits come once per debit batch, so the reads of a batch's requests are made about once.
+    Answers are kept until another connection changes the database. ``PRAGMA data_version`` on this
+    connection changes whenever any other connection, in this process or another, commits; it is
+    checked before every read (a few µs against 5–30 µs for a read that joins pages other writers just
+    changed), and every kept answer is dropped when it moved. A revoked key is therefore still refused
+    on the next request.
+
+    The same connection also writes the debits of charged reads (``write``, billing/debits.py), so that
+    those commits, many per second under load, do not drop the kept answers: SQLite does not change a
+    connection's ``data_version`` for its own commits. What ``write`` changes must not be read exactly
+    through a kept answer. The debits change balances and the ledger; the one kept read of a balance
+    is the caller's (auth/repository.py), where the balance is a hint that may be higher than the
+    truth by this process's own debits since the last foreign commit: it may only say "enough", and
+    the conditional debit decides (billing/debits.py, contract.py).
     """
 
-    # a WAL reader waits only while another connection recovers or resets the WAL index; inline, that
-    # wait stops the loop, so it is kept short, and a read that meets it is retried on a thread
-    BUSY_TIMEOUT_S = 0.05
+    # a WAL reader waits only while another connection recovers or resets the WAL index, and a writer
+    # must not wait on the loop at all: neither waits here; a read that meets a lock is retried on a
+    # thread, a write raises LockBusy for its caller to wait elsewhere
     WAITING_TIMEOUT_S = 30.0
     MAX_KEPT = 10_000
+    _BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
     def __init__(self, path: str) -> None:
         self._path = path
@@ -58,14 +72,26 @@ class SqliteFastReads:
         self._data_version: int | None = None
 
     def _connect(self) -> sqlite3.Connection:
-        connection = sqlite3.connect(
-            self._path, timeout=self.BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
-        )
-        connection.execute("PRAGMA query_only=ON")
+        # the settings of every other connection (kit/db.py); transactions are begun explicitly
+        connection = sqlite3.connect(self._path, timeout=0, isolation_level=None, check_same_thread=False)
+        mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()
+        if mode is None or str(mode[0]).lower() != "wal":
+            connection.close()
+            raise RuntimeError(f"SQLite database {self._path} is not in WAL mode")
+        connection.execute("PRAGMA synchronous=NORMAL")
+        connection.execute("PRAGMA foreign_keys=ON")
+        # a commit here copies no pages back and never fsyncs: the debit writer checkpoints on a thread
+        connection.execute("PRAGMA wal_autocheckpoint=0")
         self._connection = connection
         self._kept.clear()
         self._data_version = None
         return connection
+
+    def _drop(self) -> None:
+        if self._connection is not None:
+            self._connection.close()  # closing rolls back whatever it still held
+            self._connection = None
+        self._kept.clear()
 
     async def one(self, sql: str, params: dict[str, Any]) -> Row | None:
         connection = self._connection or self._connect()
@@ -79,11 +105,31 @@ class SqliteFastReads:
                 return self._kept[key]
             row: Row | None = connection.execute(sql, params).fetchone()
         except sqlite3.OperationalError as exc:
-            if exc.sqlite_errorcode & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            if exc.sqlite_errorcode & 0xFF not in self._BUSY:
                 raise
             return await asyncio.to_thread(self._one_waiting, sql, params)
         self._kept[key] = row
         return row
+
+    def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work`` in a write transaction on this connection, committed; LockBusy at once when another
+        connection holds the write lock. Kept answers stay (see the class): ``work`` must change nothing
+        they read exactly. On any failure the connection is closed, so it can never keep the lock."""
+        connection = self._connection or self._connect()
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode & 0xFF in self._BUSY:  # the primary code: BUSY_RECOVERY is BUSY
+                raise LockBusy() from exc
+            self._drop()
+            raise
+        try:
+            result = work(connection)
+            connection.execute("COMMIT")
+        except BaseException:
+            self._drop()
+            raise
+        return result
 
     def _one_waiting(self, sql: str, params: dict[str, Any]) -> Row | None:
         """The rare read that met a lock, on a connection of its own that may wait for it."""
@@ -95,10 +141,7 @@ class SqliteFastReads:
             connection.close()
 
     async def close(self) -> None:
-        if self._connection is not None:
-            self._connection.close()
-            self._connection = None
-        self._kept.clear()
+        self._drop()
 
 
 class EngineFastReads:
