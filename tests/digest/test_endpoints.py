@@ -168,6 +168,12 @@ class TestHandMade:
         clock.advance(timedelta(hours=9))  # no refresh in between: "a" is now 49 hours old
         items = (await client.get("/v1/tiktok/videos/digest", headers=team.headers)).json()["data"]
         assert [v["external_id"] for v in items] == ["b"]
+        # bodies are kept per window position and limit (digest/service.py): each still answers right
+        items = (await client.get("/v1/tiktok/videos/digest?limit=1", headers=team.headers)).json()["data"]
+        assert [v["external_id"] for v in items] == ["b"]
+        clock.advance(timedelta(hours=47))  # "b" is 49 hours old too
+        items = (await client.get("/v1/tiktok/videos/digest", headers=team.headers)).json()["data"]
+        assert items == []
 
     async def test_rendering_of_one_video_and_its_sound(
         self, client: httpx.AsyncClient, team: TeamKey, runtime: Runtime, clock: ManualClock

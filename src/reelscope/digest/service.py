@@ -8,6 +8,7 @@ that version, dropping any that aged out of the 48 hours since the last refresh 
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -123,22 +124,25 @@ class _Serialized:
     version: str
     # (publish time as a Unix timestamp, the item's JSON) by views descending
     items: list[tuple[float, bytes]]
-    # the earliest and latest publish times among the items
-    first_at: float
-    last_at: float
-    # while every item is inside the 48 hours, a body depends only on the limit: built once per limit
-    bodies: dict[int, bytes] = field(default_factory=dict)
+    # every item's publish time, ascending
+    stamps: list[float]
+    # bodies by (count, items posted before the window, items posted up to its end): the items inside
+    # the 48 hours change only when the window passes a publish time, so each body is built once
+    bodies: dict[tuple[int, int, int], bytes] = field(default_factory=dict)
+    MAX_BODIES = 256
 
     def body(self, now: datetime, limit: int) -> bytes:
         count = min(limit, MAX_ITEMS)
         latest = now.timestamp()
         oldest = latest - WINDOW.total_seconds()
-        if oldest <= self.first_at and self.last_at <= latest:
-            body = self.bodies.get(count)
-            if body is None:
-                body = self.bodies[count] = _envelope([item for _, item in self.items[:count]])
-            return body
-        return _envelope([item for at, item in self.items if oldest <= at <= latest][:count])
+        key = (count, bisect_left(self.stamps, oldest), bisect_right(self.stamps, latest))
+        body = self.bodies.get(key)
+        if body is None:
+            if len(self.bodies) >= self.MAX_BODIES:
+                self.bodies.clear()  # windows long past; the next requests rebuild what they use
+            inside = [item for at, item in self.items if oldest <= at <= latest]
+            body = self.bodies[key] = _envelope(inside[:count])
+        return body
 
 
 def _envelope(items: list[bytes]) -> bytes:
@@ -163,8 +167,7 @@ async def _serialized(reads: FastReads, scope: str) -> _Serialized | None:
         (datetime.fromisoformat(item["publish_date"] + "+00:00").timestamp(), orjson.dumps(item))
         for item in orjson.loads(rows)
     ]
-    stamps = [at for at, _ in items] or [0.0]
-    fresh = _Serialized(version=stored_version, items=items, first_at=min(stamps), last_at=max(stamps))
+    fresh = _Serialized(version=stored_version, items=items, stamps=sorted(at for at, _ in items))
     _cache[scope] = fresh
     return fresh
 
