@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from reelscope.kit.errors import RateLimitExceeded, TooManyRequests
 from reelscope.rate_limit.features import FEATURE_LIMITS, Limits
 from reelscope.rate_limit.storage import LimiterStorage, WindowSpec, ceil_seconds
 
 
-@dataclass(frozen=True)
-class RateStatus:
-    """What the X-RateLimit-* headers report: the window closest to running out."""
+class RateStatus(NamedTuple):
+    """What the X-RateLimit-* headers report: the window closest to running out. (A tuple: one is
+    built on every counted request.)"""
 
     limit: int
     remaining: int
@@ -31,8 +31,7 @@ class RateStatus:
         }
 
 
-@dataclass(frozen=True)
-class Ticket:
+class Ticket(NamedTuple):
     """A counted request; released again if the request ends in 402."""
 
     windows: list[WindowSpec]
@@ -42,6 +41,9 @@ class Ticket:
 # fixed UTC windows (§8.1): this minute, this hour on the hour, this UTC day. Unix time has no leap
 # seconds, so each window starts at a multiple of its length
 WINDOW_SECONDS = (("minute", 60), ("hour", 3_600), ("day", 86_400))
+# every window length is a multiple of the minute: the windows of a key change only when it turns
+_SHORTEST = 60
+_MAX_KEPT_WINDOWS = 10_000
 
 
 def apply_override(feature: str, override: tuple[int | None, int | None, int | None] | None) -> Limits:
@@ -57,34 +59,48 @@ def apply_override(feature: str, override: tuple[int | None, int | None, int | N
     )
 
 
+def _windows_of(key_id: str, endpoint: str, caps: tuple[int | None, ...], second: int) -> list[WindowSpec]:
+    windows: list[WindowSpec] = []
+    for (name, length), cap in zip(WINDOW_SECONDS, caps, strict=True):
+        if cap is not None:
+            start = second - second % length
+            windows.append(WindowSpec(f"{key_id}:{endpoint}:{name}:{start}", cap, float(start + length)))
+    if not windows:
+        raise ValueError("a feature group must cap at least one window")
+    return windows
+
+
 class RateLimiter:
     def __init__(self, storage: LimiterStorage, *, ip_burst: int, ip_refill_per_second: float) -> None:
         self.storage = storage
         self.ip_burst = ip_burst
         self.ip_refill_per_second = ip_refill_per_second
+        # the windows of each (key, endpoint, caps) for the current minute: built once a minute
+        self._windows: dict[tuple[str, str, tuple[int | None, ...]], tuple[int, list[WindowSpec]]] = {}
 
     async def hit(self, *, key_id: str, endpoint: str, limits: Limits, now: datetime) -> Ticket:
         """Count the request in every window of the key and endpoint, or raise 429 counting nothing."""
         moment = now.timestamp()
-        second = int(moment)
-        windows: list[WindowSpec] = []
+        minute = int(moment) // _SHORTEST
         caps = (limits.per_minute, limits.per_hour, limits.per_day)
-        for (name, length), cap in zip(WINDOW_SECONDS, caps, strict=True):
-            if cap is not None:
-                start = second - second % length
-                windows.append(WindowSpec(f"{key_id}:{endpoint}:{name}:{start}", cap, float(start + length)))
-        if not windows:
-            raise ValueError("a feature group must cap at least one window")
+        kept_key = (key_id, endpoint, caps)
+        kept = self._windows.get(kept_key)
+        if kept is not None and kept[0] == minute:
+            windows = kept[1]
+        else:
+            windows = _windows_of(key_id, endpoint, caps, minute * _SHORTEST)
+            if len(self._windows) >= _MAX_KEPT_WINDOWS:
+                self._windows.clear()
+            self._windows[kept_key] = (minute, windows)
         allowed, counts = await self.storage.hit(windows, moment)
         # the window closest to its limit decides the headers; on ties the one that resets soonest
         # (windows are in order of length, so the first of equals resets soonest)
-        window, count = windows[0], counts[0]
-        for other, other_count in zip(windows[1:], counts[1:], strict=True):
-            if other.limit - other_count < window.limit - count:
-                window, count = other, other_count
-        status = RateStatus(
-            limit=window.limit, remaining=max(0, window.limit - count), reset_at=int(window.expires_at)
-        )
+        closest = 0
+        for index in range(1, len(windows)):
+            if windows[index].limit - counts[index] < windows[closest].limit - counts[closest]:
+                closest = index
+        window, count = windows[closest], counts[closest]
+        status = RateStatus(window.limit, max(0, window.limit - count), int(window.expires_at))
         if not allowed:
             full = max(
                 (w for w, c in zip(windows, counts, strict=True) if c >= w.limit), key=lambda w: w.expires_at

@@ -35,6 +35,9 @@ class LimiterStorage(Protocol):
         ...
 
 
+_NONE_YET = (0, 0.0)
+
+
 class MemoryStorage:
     """One process's counters. Window keys carry the window start, so a new window is a new key."""
 
@@ -45,13 +48,15 @@ class MemoryStorage:
 
     async def hit(self, windows: list[WindowSpec], now: float) -> tuple[bool, list[int]]:
         with self._lock:
-            current = [self._counts.get(w.key, (0, 0.0))[0] for w in windows]
-            if any(c >= w.limit for c, w in zip(current, windows, strict=True)):
-                return False, current
+            counts = self._counts
+            current = [counts.get(w.key, _NONE_YET)[0] for w in windows]
             for count, w in zip(current, windows, strict=True):
-                self._counts[w.key] = (count + 1, w.expires_at)
-            if len(self._counts) > 100_000:
-                self._counts = {k: v for k, v in self._counts.items() if v[1] > now}
+                if count >= w.limit:
+                    return False, current
+            for count, w in zip(current, windows, strict=True):
+                counts[w.key] = (count + 1, w.expires_at)
+            if len(counts) > 100_000:
+                self._counts = {k: v for k, v in counts.items() if v[1] > now}
             return True, [c + 1 for c in current]
 
     async def release(self, windows: list[WindowSpec]) -> None:
