@@ -8,6 +8,8 @@ import re
 from fastapi.routing import APIRoute
 
 from reelscope.api import FAMILIES
+from reelscope.kit.schemas import CONTRACT_ERRORS
+from reelscope.main import create_app
 
 
 def _sample_path(template: str) -> str:
@@ -41,3 +43,18 @@ class TestRouteOrder:
             "list_platform_hashtags",
             "get_hashtag_performance",
         ]
+
+
+class TestFlatRoutes:
+    def test_each_family_route_is_a_route_of_the_app_under_v1(self) -> None:
+        # not an included router walked per request (api.include_v1): the same route, declared again
+        app_routes = [r for r in create_app().routes if isinstance(r, APIRoute) and r.path.startswith("/v1/")]
+        family_routes = _routes()
+        assert [(r.path, r.methods, r.name) for r in app_routes] == [
+            ("/v1" + r.path, r.methods, r.name) for r in family_routes
+        ]
+        for app_route, family_route in zip(app_routes, family_routes, strict=True):
+            assert type(app_route) is type(family_route)  # the contract's route class, read-only or not
+            assert app_route.tags == family_route.tags
+            assert app_route.openapi_extra == family_route.openapi_extra
+            assert set(app_route.responses) == {*family_route.responses, *CONTRACT_ERRORS}
