@@ -152,8 +152,19 @@ class ContractRoute(APIRoute):
     # transaction that debits (ADR 0011)
     read_only = False
 
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        self._request_only = False
+        super().__init__(path, endpoint, **kwargs)
+        if self._request_only and kwargs.get("max_body_size") is None:
+            # FastAPI's per-request exit stacks serve dependencies, and the route's own exception
+            # wrapper repeats the app's (ExceptionMiddleware renders with the same handlers): a
+            # request-only endpoint needs neither (ADR 0017)
+            self.app = _plain_request_response(self._contract_handler)
+
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        inner = self._request_only_handler() or super().get_route_handler()
+        request_only = self._request_only_handler()
+        self._request_only = request_only is not None
+        inner = request_only or super().get_route_handler()
         operation = self.name
         price = price_of(operation)  # a /v1 route without a price fails at import, not at request time
         feature = feature_of(operation, self.path_format)
@@ -198,6 +209,7 @@ class ContractRoute(APIRoute):
                 call.rate = ticket.status.given_back()
                 raise
 
+        self._contract_handler = handle
         return handle
 
     def _request_only_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]] | None:
@@ -232,6 +244,14 @@ class ContractRoute(APIRoute):
             return response
 
         return call
+
+
+def _plain_request_response(handler: Callable[[Request], Coroutine[Any, Any, Response]]) -> ASGIApp:
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        response = await handler(Request(scope, receive, send))
+        await response(scope, receive, send)
+
+    return app
 
 
 async def _in_one_transaction(
