@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import subprocess
 import sys
@@ -39,14 +40,60 @@ def count_statements(reads: SqliteFastReads) -> list[str]:
     return seen
 
 
-async def test_a_commit_by_another_connection_is_seen_by_the_next_read(
+async def next_round() -> None:
+    """Let the event loop run its next round of callbacks (a request's first step runs in one)."""
+    await asyncio.sleep(0)
+
+
+async def test_a_commit_by_another_connection_is_seen_in_the_next_round(
     reads: SqliteFastReads, writer: sqlite3.Connection
 ) -> None:
     assert await reads.one(READ, {"name": "a"}) == (1,)
     writer.execute("UPDATE things SET value = 10 WHERE name = 'a'")
+    await next_round()
     assert await reads.one(READ, {"name": "a"}) == (10,)
     writer.execute("DELETE FROM things WHERE name = 'a'")
+    await next_round()
     assert await reads.one(READ, {"name": "a"}) is None
+
+
+async def test_within_a_round_reads_answer_as_of_its_check(
+    reads: SqliteFastReads, writer: sqlite3.Connection
+) -> None:
+    # data_version is checked once per round of callbacks: a commit made during the round (here by
+    # code that never yields) is seen from the next one
+    assert await reads.one(READ, {"name": "a"}) == (1,)
+    writer.execute("UPDATE things SET value = 10 WHERE name = 'a'")
+    assert await reads.one(READ, {"name": "a"}) == (1,)
+    await next_round()
+    assert await reads.one(READ, {"name": "a"}) == (10,)
+
+
+async def test_a_request_sent_after_a_commit_sees_it(tmp_path: Path, writer: sqlite3.Connection) -> None:
+    # the property the contract relies on: a key revoked before a request was sent is refused. Over a
+    # real socket: the server reads the key's row for each request it receives
+    fast = SqliteFastReads(str(tmp_path / "fast.db"))
+
+    async def serve(reader: asyncio.StreamReader, writer_: asyncio.StreamWriter) -> None:
+        while name := (await reader.readline()).strip().decode():
+            row = await fast.one(READ, {"name": name})
+            writer_.write(f"{row[0] if row else None}\n".encode())
+            await writer_.drain()
+        writer_.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        reader, client = await asyncio.open_connection("127.0.0.1", port)
+        for value in (1, 2, 3, 4, 5):
+            writer.execute("UPDATE things SET value = ? WHERE name = 'a'", (value,))
+            client.write(b"a\n")  # sent after the commit
+            assert (await reader.readline()).strip() == str(value).encode()
+        client.close()
+    finally:
+        server.close()
+        await server.wait_closed()
+        await fast.close()
 
 
 async def test_a_commit_by_another_process_is_seen_too(
@@ -58,6 +105,7 @@ async def test_a_commit_by_another_process_is_seen_too(
         " c.execute(\"UPDATE things SET value = 20 WHERE name = 'b'\")"
     )
     subprocess.run([sys.executable, "-c", script, str(tmp_path / "fast.db")], check=True)
+    await next_round()
     assert await reads.one(READ, {"name": "b"}) == (20,)
 
 
@@ -83,6 +131,7 @@ async def test_its_own_writes_keep_the_answers_and_a_foreign_commit_drops_them(
     assert writer.execute("SELECT value FROM things WHERE name = 'a'").fetchone() == (5,)  # committed
     assert await reads.one(READ, {"name": "a"}) == (1,)  # kept: what write changes must be a hint only
     writer.execute("UPDATE things SET value = 7 WHERE name = 'b'")
+    await next_round()
     assert await reads.one(READ, {"name": "a"}) == (5,)  # another connection committed: read afresh
 
 
@@ -112,4 +161,5 @@ async def test_a_write_that_fails_rolls_back_and_leaves_no_lock(
         reads.write(half_then_fail)
     assert writer.execute("SELECT value FROM things WHERE name = 'a'").fetchone() == (1,)
     writer.execute("UPDATE things SET value = 3 WHERE name = 'b'")  # the lock is free
+    await next_round()
     assert await reads.one(READ, {"name": "b"}) == (3,)
