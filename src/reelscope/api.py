@@ -6,13 +6,14 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 from reelscope.account.endpoints import router as account_router
+from reelscope.contract import V1_PREFIX
 from reelscope.digest.endpoints import router as digest_router
 from reelscope.hashtag.endpoints import router as hashtag_router
 from reelscope.kit.schemas import CONTRACT_ERRORS, errors
 from reelscope.trend.endpoints import router as trend_router
 from reelscope.webhook.endpoints import router as webhook_router
 
-PREFIX = "/v1"
+PREFIX = V1_PREFIX
 
 # Routes are matched in order, one template at a time, so the most called paid reads come first
 # (ADR 0014). A template placed earlier must not match another route's paths: tests/test_routing.py

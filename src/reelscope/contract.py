@@ -42,6 +42,7 @@ from reelscope.runtime import Runtime
 log = get_logger(__name__)
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+V1_PREFIX = "/v1"
 
 
 @dataclass
@@ -168,7 +169,8 @@ class ContractRoute(APIRoute):
         operation = self.name
         price = price_of(operation)  # a /v1 route without a price fails at import, not at request time
         feature = feature_of(operation, self.path_format)
-        path_format = self.path_format
+        # the limiter counts per path template without the version prefix, as its keys always have
+        counted_path = self.path_format.removeprefix(V1_PREFIX)
         read_only = self.read_only and set(self.methods or ()) <= SAFE_METHODS
 
         async def handle(request: Request) -> Response:
@@ -191,7 +193,7 @@ class ContractRoute(APIRoute):
             principal = caller.principal
             call.principal = principal
             limits = rate_limit_service.apply_override(feature, caller.limit_override)
-            endpoint = path_format.replace("{platform}", str(request.path_params.get("platform", "")))
+            endpoint = counted_path.replace("{platform}", str(request.path_params.get("platform", "")))
             ticket = await runtime.limiter.hit(
                 key_id=principal.key_id, endpoint=endpoint, limits=limits, now=now
             )
@@ -283,9 +285,9 @@ async def _in_one_transaction(
                 if replay is not None:
                     await session.rollback()
                     return _replayed(replay)
-            # the balance was read before the write lock, and may be higher than the truth by this
-            # process's own debits (kit/fast_reads.py): it may only say "enough" (the conditional
-            # debit still decides); a balance too low is read again here, as credits may have landed
+            # the balance was read before the write lock, through kept answers (kit/fast_reads.py):
+            # it may only say "enough" (the conditional debit still decides); a balance too low is
+            # read again here, as credits may have landed
             known = caller.balance if caller.balance >= call.quoted else None
             await billing_service.ensure_affordable(
                 session, principal.team_id, call.quoted, at=now, known_balance=known
@@ -331,13 +333,14 @@ async def _read_then_debit(
     requests (billing/debits.py). The handler wrote nothing, so debiting after it is as atomic as
     debiting with it; a debit that loses its race is still a 402, and the response waits for the commit."""
     principal = caller.principal
-    # 402 before any work, unless an auto top-up may cover it: the debit below refills if due. The
-    # caller's balance may be higher than the truth by this process's own debits (kit/fast_reads.py),
-    # never lower: below the price it is a 402, and the body reports the balance read afresh
+    # 402 before any work, unless an auto top-up may cover it: the debit below refills if due. A
+    # balance read through kept answers (kit/fast_reads.py) below the price is read again, as credits
+    # may have landed since, and the 402 reports that balance
     if caller.balance < call.quoted and caller.auto_top_up_below is None:
         async with runtime.db.transaction(write=False) as session:
             remaining = await billing_service.balance(session, principal.team_id)
-        raise InsufficientCredits(required=call.quoted, remaining=remaining)
+        if remaining < call.quoted:
+            raise InsufficientCredits(required=call.quoted, remaining=remaining)
     response = await inner(request)
     if not 200 <= response.status_code < 300:
         return response

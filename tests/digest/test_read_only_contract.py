@@ -89,6 +89,21 @@ class TestReadOnlyContract:
         assert body["remaining_credits"] == 10
         assert (await balance_and_ledger(runtime, team.team_id))[0] == 10
 
+    async def test_a_team_this_process_drained_gets_its_402_before_any_work(
+        self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam
+    ) -> None:
+        # the caller's kept balance is lowered to what this process's debits left (kit/fast_reads.py):
+        # the next request is refused before its handler runs, so even bad input is a 402, as for a
+        # balance read afresh, and the count is given back (§8.1)
+        team = await make_team(credits=25)
+        served = await client.get(DIGEST, headers=team.headers)
+        assert served.status_code == 200 and served.headers["X-Credits-Remaining"] == "0"
+        refused = await client.get(DIGEST, params={"limit": "abc"}, headers=team.headers)
+        body = assert_error(refused, 402, "insufficient_credits")
+        assert body["remaining_credits"] == 0
+        assert refused.headers["X-RateLimit-Remaining"] == served.headers["X-RateLimit-Remaining"]
+        assert (await balance_and_ledger(runtime, team.team_id))[0] == 0
+
     async def test_a_due_auto_top_up_pays_for_the_read(
         self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam
     ) -> None:

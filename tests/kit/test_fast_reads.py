@@ -163,3 +163,20 @@ async def test_a_write_that_fails_rolls_back_and_leaves_no_lock(
     writer.execute("UPDATE things SET value = 3 WHERE name = 'b'")  # the lock is free
     await next_round()
     assert await reads.one(READ, {"name": "b"}) == (3,)
+
+
+async def test_a_kept_balance_is_lowered_to_what_its_own_debits_left(
+    reads: SqliteFastReads, writer: sqlite3.Connection
+) -> None:
+    # the debit writer reports each balance it leaves (billing/debits.py); a kept caller row still
+    # shows the balance before, and balance() makes it exact until another connection commits
+    assert await reads.one(READ, {"name": "a"}) == (1,)
+    reads.write(lambda c: c.execute("UPDATE things SET value = 0 WHERE name = 'a'"))
+    reads.debited("a", 0)
+    (kept,) = await reads.one(READ, {"name": "a"}) or (None,)
+    assert kept == 1 and reads.balance("a", kept) == 0
+    assert reads.balance("b", 2) == 2  # nothing noted for another team
+    writer.execute("UPDATE things SET value = 50 WHERE name = 'a'")  # credits land elsewhere
+    await next_round()
+    (fresh,) = await reads.one(READ, {"name": "a"}) or (None,)
+    assert fresh == 50 and reads.balance("a", fresh) == 50  # the note went with the kept answers

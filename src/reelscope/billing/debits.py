@@ -94,6 +94,13 @@ class DebitQueue:
             while self._pending:
                 batch, self._pending = self._pending, []
                 await self._write(batch)
+        except BaseException:
+            # cancelled (the loop is closing) with debits not yet taken: none was written, so none
+            # charged; their requests are cancelled rather than left waiting
+            pending, self._pending = self._pending, []
+            for _, future in pending:
+                future.cancel()
+            raise
         finally:
             self._writer = None
 
@@ -197,11 +204,15 @@ class SqliteDebitWriter:
     async def write(self, debits: list[Debit]) -> list[Outcome]:
         """Each debit's balance after it, or its error, once the batch is committed."""
         try:
-            # changes balances and the ledger only: the caller's kept balance is a hint (fast_reads.py)
+            # changes balances and the ledger only; the balances it leaves are reported below, so the
+            # caller's kept balance is lowered to them (fast_reads.py)
             outcomes = self._loop_connection.write(lambda connection: _take(connection, debits))
         except LockBusy:
             # another process writes: wait for the lock on the thread, not on the loop
             return await asyncio.get_running_loop().run_in_executor(self._thread, self._write_waiting, debits)
+        for debit, outcome in zip(debits, outcomes, strict=True):
+            if isinstance(outcome, int):  # in arrival order: the last of a team is its balance now
+                self._loop_connection.debited(debit.team_id, outcome)
         self._commits += 1
         if self._commits % self.CHECKPOINT_EVERY == 0:
             self._start_checkpoint()

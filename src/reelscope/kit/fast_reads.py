@@ -33,6 +33,10 @@ T = TypeVar("T")
 class FastReads(Protocol):
     async def one(self, sql: str, params: dict[str, Any]) -> Row | None: ...
 
+    def balance(self, team_id: str, kept: int) -> int:
+        """A team's balance as read through ``one``, made exact for debits kept answers do not show."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -55,9 +59,10 @@ class SqliteFastReads:
     those commits, many per second under load, do not drop the kept answers: SQLite does not change a
     connection's ``data_version`` for its own commits. What ``write`` changes must not be read exactly
     through a kept answer. The debits change balances and the ledger; the one kept read of a balance
-    is the caller's (auth/repository.py), where the balance is a hint that may be higher than the
-    truth by this process's own debits since the last foreign commit: it may only say "enough", and
-    the conditional debit decides (billing/debits.py, contract.py).
+    is the caller's (auth/repository.py). The debit writer reports the balance each of its commits
+    left (``debited``), and ``balance`` lowers a kept balance to it, so the caller's balance is exact for
+    this process's own debits; it is only ever higher than the truth by debits another connection
+    committed in the current round, and the conditional debit decides (billing/debits.py, contract.py).
     """
 
     # a WAL reader waits only while another connection recovers or resets the WAL index, and a writer
@@ -71,43 +76,54 @@ class SqliteFastReads:
         self._path = path
         self._connection: sqlite3.Connection | None = None
         self._kept: dict[tuple[str, tuple[tuple[str, Any], ...]], Row | None] = {}
+        # each team's balance after this connection's last debit, since kept answers were last dropped
+        self._debited: dict[str, int] = {}
         self._data_version: int | None = None
-        self._checked = False  # data_version was checked in this round of the loop's callbacks
+        # the loop whose current round of callbacks already checked data_version (None: not checked)
+        self._checked_in: asyncio.AbstractEventLoop | None = None
 
     def _connect(self) -> sqlite3.Connection:
         # the settings of every other connection (kit/db.py); transactions are begun explicitly
         connection = sqlite3.connect(self._path, timeout=0, isolation_level=None, check_same_thread=False)
-        mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()
-        if mode is None or str(mode[0]).lower() != "wal":
+        try:
+            mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()
+            if mode is None or str(mode[0]).lower() != "wal":
+                raise RuntimeError(f"SQLite database {self._path} is not in WAL mode")
+            connection.execute("PRAGMA synchronous=NORMAL")
+            connection.execute("PRAGMA foreign_keys=ON")
+            # a commit here copies no pages back and never fsyncs: the debit writer checkpoints on a thread
+            connection.execute("PRAGMA wal_autocheckpoint=0")
+        except BaseException:
             connection.close()
-            raise RuntimeError(f"SQLite database {self._path} is not in WAL mode")
-        connection.execute("PRAGMA synchronous=NORMAL")
-        connection.execute("PRAGMA foreign_keys=ON")
-        # a commit here copies no pages back and never fsyncs: the debit writer checkpoints on a thread
-        connection.execute("PRAGMA wal_autocheckpoint=0")
+            raise
         self._connection = connection
-        self._kept.clear()
+        self._forget()
         self._data_version = None
-        self._checked = False
         return connection
+
+    def _forget(self) -> None:
+        self._kept.clear()
+        self._debited.clear()
+        self._checked_in = None
 
     def _drop(self) -> None:
         if self._connection is not None:
             self._connection.close()  # closing rolls back whatever it still held
             self._connection = None
-        self._kept.clear()
+        self._forget()
 
     async def one(self, sql: str, params: dict[str, Any]) -> Row | None:
-        connection = self._connection or self._connect()
         key = (sql, tuple(params.items()))
         try:
-            if not self._checked:
+            connection = self._connection or self._connect()
+            loop = asyncio.get_running_loop()
+            if self._checked_in is not loop:
                 (version,) = connection.execute("PRAGMA data_version").fetchone()
                 if version != self._data_version:
-                    self._kept.clear()
+                    self._forget()
                     self._data_version = version
-                self._checked = True
-                asyncio.get_running_loop().call_soon(self._next_round)
+                self._checked_in = loop
+                loop.call_soon(self._next_round)
             if key in self._kept:
                 return self._kept[key]
             row: Row | None = connection.execute(sql, params).fetchone()
@@ -116,19 +132,19 @@ class SqliteFastReads:
                 raise
             return await asyncio.to_thread(self._one_waiting, sql, params)
         if len(self._kept) >= self.MAX_KEPT:
-            self._kept.clear()
+            self._kept.clear()  # answers read afresh still include every debit noted since
         self._kept[key] = row
         return row
 
     def _next_round(self) -> None:
-        self._checked = False
+        self._checked_in = None
 
     def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work`` in a write transaction on this connection, committed; LockBusy at once when another
         connection holds the write lock. Kept answers stay (see the class): ``work`` must change nothing
         they read exactly. On any failure the connection is closed, so it can never keep the lock."""
-        connection = self._connection or self._connect()
         try:
+            connection = self._connection or self._connect()
             connection.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             if exc.sqlite_errorcode & 0xFF in self._BUSY:  # the primary code: BUSY_RECOVERY is BUSY
@@ -142,6 +158,14 @@ class SqliteFastReads:
             self._drop()
             raise
         return result
+
+    def debited(self, team_id: str, balance: int) -> None:
+        """A debit written through ``write`` left ``team_id`` with ``balance`` (committed)."""
+        self._debited[team_id] = balance
+
+    def balance(self, team_id: str, kept: int) -> int:
+        """A balance read through a kept answer, lowered to what this connection's debits left since."""
+        return min(kept, self._debited.get(team_id, kept))
 
     def _one_waiting(self, sql: str, params: dict[str, Any]) -> Row | None:
         """The rare read that met a lock, on a connection of its own that may wait for it."""
@@ -170,6 +194,9 @@ class EngineFastReads:
         async with self._engine.connect() as connection:
             row = (await connection.execute(statement, params)).first()
         return None if row is None else tuple(row)
+
+    def balance(self, team_id: str, kept: int) -> int:
+        return kept  # nothing is kept: every read is fresh
 
     async def close(self) -> None:
         return None
