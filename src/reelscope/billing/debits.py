@@ -31,7 +31,7 @@ from reelscope.billing import repository
 from reelscope.billing import service as billing_service
 from reelscope.kit.db import Database
 from reelscope.kit.errors import ApiError, InsufficientCredits, NotFound
-from reelscope.kit.fast_reads import LockBusy, SqliteFastReads
+from reelscope.kit.fast_reads import LockBusy, SqliteFastReads, connect_wal
 from reelscope.kit.ids import new_ordered_id
 from reelscope.kit.logging import get_logger
 
@@ -227,16 +227,8 @@ class SqliteDebitWriter:
             self._waiting = None
 
     def _connect_waiting(self) -> sqlite3.Connection:
-        # the settings of every other connection (kit/db.py); transactions are begun explicitly
-        connection = sqlite3.connect(self._path, timeout=30, isolation_level=None, check_same_thread=False)
-        mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()
-        if mode is None or str(mode[0]).lower() != "wal":
-            connection.close()
-            raise RuntimeError(f"SQLite database {self._path} is not in WAL mode")
-        connection.execute("PRAGMA synchronous=NORMAL")
-        connection.execute("PRAGMA foreign_keys=ON")
-        self._waiting = connection
-        return connection
+        self._waiting = connect_wal(self._path, busy_timeout_s=30)
+        return self._waiting
 
     def _write_waiting(self, debits: list[Debit]) -> list[Outcome]:
         connection = self._waiting or self._connect_waiting()

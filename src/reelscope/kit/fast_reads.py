@@ -40,6 +40,24 @@ class FastReads(Protocol):
     async def close(self) -> None: ...
 
 
+def connect_wal(path: str, *, busy_timeout_s: float, autocheckpoint: bool = True) -> sqlite3.Connection:
+    """A plain connection with the settings of every other connection (kit/db.py): WAL, synchronous
+    NORMAL, foreign keys; transactions are begun explicitly. Closed again if any setting fails."""
+    connection = sqlite3.connect(path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False)
+    try:
+        mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()
+        if mode is None or str(mode[0]).lower() != "wal":
+            raise RuntimeError(f"SQLite database {path} is not in WAL mode")
+        connection.execute("PRAGMA synchronous=NORMAL")
+        connection.execute("PRAGMA foreign_keys=ON")
+        if not autocheckpoint:
+            connection.execute("PRAGMA wal_autocheckpoint=0")
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
 class LockBusy(Exception):
     """SQLite's write lock is held by another connection: the write was not attempted here."""
 
@@ -83,19 +101,8 @@ class SqliteFastReads:
         self._checked_in: asyncio.AbstractEventLoop | None = None
 
     def _connect(self) -> sqlite3.Connection:
-        # the settings of every other connection (kit/db.py); transactions are begun explicitly
-        connection = sqlite3.connect(self._path, timeout=0, isolation_level=None, check_same_thread=False)
-        try:
-            mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()
-            if mode is None or str(mode[0]).lower() != "wal":
-                raise RuntimeError(f"SQLite database {self._path} is not in WAL mode")
-            connection.execute("PRAGMA synchronous=NORMAL")
-            connection.execute("PRAGMA foreign_keys=ON")
-            # a commit here copies no pages back and never fsyncs: the debit writer checkpoints on a thread
-            connection.execute("PRAGMA wal_autocheckpoint=0")
-        except BaseException:
-            connection.close()
-            raise
+        # a commit here copies no pages back and never fsyncs: the debit writer checkpoints on a thread
+        connection = connect_wal(self._path, busy_timeout_s=0, autocheckpoint=False)
         self._connection = connection
         self._forget()
         self._data_version = None
