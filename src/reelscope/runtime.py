@@ -1,4 +1,4 @@
-"""The long-lived parts one process shares: settings, clock, database, rate limiter."""
+"""The long-lived parts one process shares: settings, clock, database, rate limiter, read caches."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from redis.asyncio import Redis
 
 from reelscope.billing.debits import DebitQueue
 from reelscope.config import Settings
+from reelscope.kit.caches import ReadCaches
 from reelscope.kit.clock import Clock, SystemClock
 from reelscope.kit.db import Database, create_database
 from reelscope.rate_limit.service import RateLimiter
@@ -22,6 +23,8 @@ class Runtime:
     clock: Clock
     db: Database
     limiter: RateLimiter
+    # every answer this process keeps between requests (kit/caches.py)
+    caches: ReadCaches = field(default_factory=ReadCaches)
     redis: Redis | None = None
     # sends what requests enqueue (after their commit); the API never runs tasks itself
     jobs: JobEngine | None = None
@@ -45,7 +48,7 @@ class Runtime:
 
     @property
     def debits(self) -> DebitQueue:
-        """Group commit of the debits of charged read-only requests (billing/debits.py)."""
+        """Group commit of the debits of charged safe requests (billing/debits.py)."""
         if self._debits is None:
             self._debits = DebitQueue(self.db, self.sqlite_write_gate)
         return self._debits

@@ -30,9 +30,8 @@ class Caller:
     """The principal plus what the contract needs next, read with it in one query."""
 
     principal: Principal
-    # exact for this process's own debits; higher than the truth at most by debits another connection
-    # committed in the current round of the loop (kit/fast_reads.py): it may say "enough" before work,
-    # and the conditional debit decides
+    # as read at the start of the request: it may say "enough" before work, and the conditional debit
+    # decides (contract/route.py)
     balance: int
     auto_top_up_below: int | None
     limit_override: tuple[int | None, int | None, int | None] | None
@@ -66,7 +65,7 @@ async def identify(reads: FastReads, token: str, feature: str) -> Caller:
     has_override = any(v is not None for v in (per_minute, per_hour, per_day))
     return Caller(
         principal=Principal(team_id=team_id, user_id=user_id, key_id=key_id, scope=scope),
-        balance=reads.balance(team_id, credits),
+        balance=credits,
         auto_top_up_below=below,
         limit_override=(per_minute, per_hour, per_day) if has_override else None,
     )

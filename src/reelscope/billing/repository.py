@@ -4,53 +4,83 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import Connection, Table, bindparam, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from reelscope.kit.ids import new_ordered_id
 from reelscope.models import LedgerEntry, Team
 
+# Statements that move credits are synchronous Core over a ``Connection``, built once: the debit writer
+# runs them on the loop's thread (billing/debits.py) and sessions through ``run_sync``, so one text
+# serves both paths (ADR 0019). Reports and settings below are ordinary async session queries.
+_teams: Table = Team.__table__  # type: ignore[assignment]
+_BALANCE = select(_teams.c.credits).where(_teams.c.id == bindparam("team_id"))
+_DEBIT = (
+    update(_teams)
+    .where(_teams.c.id == bindparam("team_id"), _teams.c.credits >= bindparam("credits"))
+    .values(credits=_teams.c.credits - bindparam("credits"))
+    .returning(_teams.c.credits)
+)
+_CREDIT = (
+    update(_teams)
+    .where(_teams.c.id == bindparam("team_id"))
+    .values(credits=_teams.c.credits + bindparam("credits"))
+    .returning(_teams.c.credits)
+)
+# one conditional UPDATE, so two concurrent charges cannot both refill (the row lock makes the second
+# re-check ``auto_topup_last_at``)
+_REFILL = (
+    update(_teams)
+    .where(
+        _teams.c.id == bindparam("team_id"),
+        _teams.c.auto_topup_below.is_not(None),
+        _teams.c.auto_topup_amount.is_not(None),
+        _teams.c.credits < _teams.c.auto_topup_below,
+        or_(_teams.c.auto_topup_last_at.is_(None), _teams.c.auto_topup_last_at <= bindparam("last_before")),
+    )
+    .values(credits=_teams.c.credits + _teams.c.auto_topup_amount, auto_topup_last_at=bindparam("at"))
+    .returning(_teams.c.auto_topup_amount, _teams.c.credits)
+)
+_LEDGER = insert(LedgerEntry)
 
-async def get_balance(session: AsyncSession, team_id: str) -> int | None:
-    return (await session.execute(select(Team.credits).where(Team.id == team_id))).scalar_one_or_none()
+
+def get_balance(connection: Connection, team_id: str) -> int | None:
+    value: int | None = connection.execute(_BALANCE, {"team_id": team_id}).scalar_one_or_none()
+    return value
 
 
-async def debit_if_covered(session: AsyncSession, team_id: str, credits: int) -> int | None:
+def debit_if_covered(connection: Connection, team_id: str, credits: int) -> int | None:
     """Take ``credits`` only if the balance covers them; the new balance, or None if it did not.
 
     A single conditional UPDATE: concurrent debits serialize on the row and none can overdraw.
     """
-    stmt = (
-        update(Team)
-        .where(Team.id == team_id, Team.credits >= credits)
-        .values(credits=Team.credits - credits)
-        .returning(Team.credits)
-    )
-    return (await session.execute(stmt)).scalar_one_or_none()
+    value: int | None = connection.execute(
+        _DEBIT, {"team_id": team_id, "credits": credits}
+    ).scalar_one_or_none()
+    return value
 
 
-async def refill_if_due(
-    session: AsyncSession, team_id: str, *, at: datetime, last_before: datetime
-) -> int | None:
+def credit(connection: Connection, team_id: str, credits: int) -> int:
+    value: int = connection.execute(_CREDIT, {"team_id": team_id, "credits": credits}).scalar_one()
+    return value
+
+
+def refill_if_due(
+    connection: Connection, team_id: str, *, at: datetime, last_before: datetime
+) -> tuple[int, int] | None:
     """Add the team's auto top-up amount if its balance is below its threshold and its last refill was
-    at or before ``last_before``; the amount added, or None.
+    at or before ``last_before``; (amount added, balance after), or None."""
+    row = connection.execute(_REFILL, {"team_id": team_id, "at": at, "last_before": last_before}).first()
+    return None if row is None else (int(row[0]), int(row[1]))
 
-    One conditional UPDATE, so two concurrent charges cannot both refill (the row lock makes the second
-    re-check ``auto_topup_last_at``).
-    """
-    stmt = (
-        update(Team)
-        .where(
-            Team.id == team_id,
-            Team.auto_topup_below.is_not(None),
-            Team.auto_topup_amount.is_not(None),
-            Team.credits < Team.auto_topup_below,
-            or_(Team.auto_topup_last_at.is_(None), Team.auto_topup_last_at <= last_before),
-        )
-        .values(credits=Team.credits + Team.auto_topup_amount, auto_topup_last_at=at)
-        .returning(Team.auto_topup_amount)
-    )
-    return (await session.execute(stmt)).scalar_one_or_none()
+
+def add_entries(connection: Connection, entries: list[dict[str, Any]]) -> None:
+    """Ledger rows (team_id, kind, credits, balance_after, operation, reference, created_at) in one
+    statement; ids are time-ordered (ADR 0015)."""
+    if entries:
+        connection.execute(_LEDGER, [{"id": new_ordered_id(), **entry} for entry in entries])
 
 
 async def set_auto_top_up(
@@ -60,37 +90,6 @@ async def set_auto_top_up(
     await session.execute(
         update(Team).where(Team.id == team_id).values(auto_topup_below=below, auto_topup_amount=amount)
     )
-
-
-async def credit(session: AsyncSession, team_id: str, credits: int) -> int:
-    stmt = (
-        update(Team).where(Team.id == team_id).values(credits=Team.credits + credits).returning(Team.credits)
-    )
-    return (await session.execute(stmt)).scalar_one()
-
-
-async def add_entry(
-    session: AsyncSession,
-    *,
-    team_id: str,
-    kind: str,
-    credits: int,
-    balance_after: int,
-    operation: str | None,
-    reference: str | None,
-    at: datetime,
-) -> LedgerEntry:
-    entry = LedgerEntry(
-        team_id=team_id,
-        kind=kind,
-        credits=credits,
-        balance_after=balance_after,
-        operation=operation,
-        reference=reference,
-        created_at=at,
-    )
-    session.add(entry)
-    return entry
 
 
 async def ledger_sums(session: AsyncSession) -> Sequence[tuple[str, str, int, int]]:

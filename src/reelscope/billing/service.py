@@ -1,15 +1,25 @@
-"""Credits: the price check before work and the debit after success (ARCHITECTURE §3, spec §8.2)."""
+"""Credits: the price check before work and the debit after success (ARCHITECTURE §3, spec §8.2).
+
+Credits move in one place, ``take`` (debits) and ``_refill``/``_add`` (auto top-ups, top-ups, refunds):
+synchronous functions over a SQLAlchemy ``Connection``. The request contract and jobs call them in
+their session's transaction through ``run_sync``; the debit writer calls ``take`` on a connection of
+its own on the loop's thread (billing/debits.py). Balance = the sum of the ledger, always.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import Enum
+from typing import Any
 
+from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from reelscope.billing import repository
-from reelscope.kit.errors import InsufficientCredits, NotFound
+from reelscope.kit.errors import ApiError, InsufficientCredits, NotFound
 from reelscope.kit.logging import get_logger
 
 log = get_logger(__name__)
@@ -41,8 +51,27 @@ class LedgerMismatch:
     ledger_sum: int
 
 
+@dataclass(frozen=True)
+class Debit:
+    """One charge: ``credits`` taken from ``team_id`` for ``operation`` (the request id as reference)."""
+
+    team_id: str
+    credits: int
+    operation: str
+    reference: str | None
+    at: datetime
+    # the team's auto top-up threshold if the caller knows it (None: not configured), so a debit that
+    # cannot trigger a refill skips the refill's conditional update
+    auto_top_up_below: int | Unknown | None = UNKNOWN
+
+
+# a debit's outcome: the balance after it, or the error its request answers with (402, or 404 when the
+# team is gone)
+Outcome = int | ApiError
+
+
 async def balance(session: AsyncSession, team_id: str) -> int:
-    value = await repository.get_balance(session, team_id)
+    value = await session.run_sync(lambda s: repository.get_balance(s.connection(), team_id))
     if value is None:
         raise NotFound("Team not found")
     return value
@@ -63,6 +92,124 @@ async def ensure_affordable(
         raise InsufficientCredits(required=price, remaining=remaining)
 
 
+def take(connection: Connection, debits: Sequence[Debit]) -> list[Outcome]:
+    """Every debit of a request or of a batch of requests, in the connection's transaction: the one
+    debit implementation (the request contract and the group commit of billing/debits.py run it).
+
+    Debits of one team that cannot trigger an auto top-up are taken with one conditional UPDATE for
+    their total, each keeping its ledger row with the balance after it as if taken one after another;
+    if the total does not fit, each is taken on its own in arrival order, so exactly those that fit
+    succeed. A debit that may trigger an auto top-up is taken on its own inside a savepoint, so a
+    refill that still leaves a 402 rolls back with it, and a charge that leaves the balance below the
+    threshold refills it (§8.2); the balance it reports includes the refill."""
+    outcomes: dict[int, Outcome] = {}
+    entries: list[dict[str, Any]] = []
+
+    def taken(index: int, balance_after: int) -> None:
+        debit = debits[index]
+        outcomes[index] = balance_after
+        entries.append(_entry(debit.team_id, CHARGE, -debit.credits, balance_after, debit.operation,
+                              debit.reference, debit.at))  # fmt: skip
+
+    by_team: dict[str, list[int]] = {}
+    alone: list[int] = []
+    for index, debit in enumerate(debits):
+        (by_team.setdefault(debit.team_id, []) if debit.auto_top_up_below is None else alone).append(index)
+    for team_id, indexes in by_team.items():
+        after = repository.debit_if_covered(connection, team_id, sum(debits[i].credits for i in indexes))
+        if after is None:  # not all of them fit: each on its own, in arrival order
+            alone.extend(indexes)
+            continue
+        for index, balance_after in zip(
+            indexes, _balances_after([debits[i] for i in indexes], after), strict=True
+        ):
+            taken(index, balance_after)
+    refills: list[int] = []
+    for index in sorted(alone):
+        debit = debits[index]
+        savepoint = connection.begin_nested() if debit.auto_top_up_below is not None else None
+        after = repository.debit_if_covered(connection, debit.team_id, debit.credits)
+        if after is None and _refill(connection, debit.team_id, debit.at) is not None:
+            after = repository.debit_if_covered(connection, debit.team_id, debit.credits)
+        if savepoint is not None:
+            # a refill that still leaves a 402 rolls back with it
+            savepoint.rollback() if after is None else savepoint.commit()
+        if after is None:
+            remaining = repository.get_balance(connection, debit.team_id)
+            outcomes[index] = (
+                NotFound("Team not found")
+                if remaining is None
+                else InsufficientCredits(required=debit.credits, remaining=remaining)
+            )
+            continue
+        taken(index, after)
+        below = debit.auto_top_up_below
+        if not (below is None or (isinstance(below, int) and after >= below)):
+            refills.append(index)
+    repository.add_entries(connection, entries)
+    for index in refills:  # after the charges' ledger rows, so each refill's row follows its charge
+        outcomes[index] = _refill(connection, debits[index].team_id, debits[index].at) or outcomes[index]
+    return [outcomes[index] for index in range(len(debits))]
+
+
+def _entry(
+    team_id: str, kind: str, credits: int, balance_after: int, operation: str | None, reference: str | None,
+    at: datetime,
+) -> dict[str, Any]:  # fmt: skip
+    return {
+        "team_id": team_id,
+        "kind": kind,
+        "credits": credits,
+        "balance_after": balance_after,
+        "operation": operation,
+        "reference": reference,
+        "created_at": at,
+    }
+
+
+def _balances_after(debits: Sequence[Debit], final: int) -> list[int]:
+    """The balance after each of ``debits``, as if they had been taken one after another."""
+    balances: list[int] = []
+    after = final
+    for debit in reversed(debits):
+        balances.append(after)
+        after += debit.credits
+    balances.reverse()
+    return balances
+
+
+def _refill(connection: Connection, team_id: str, at: datetime) -> int | None:
+    """Refill a team whose balance is below its threshold, if its last refill is 5 minutes old (§8.2);
+    the new balance, or None when nothing was added (not configured, not below, or refilled recently)."""
+    refilled = repository.refill_if_due(connection, team_id, at=at, last_before=at - AUTO_TOP_UP_INTERVAL)
+    if refilled is None:
+        return None
+    amount, remaining = refilled
+    repository.add_entries(
+        connection, [_entry(team_id, TOP_UP, amount, remaining, None, AUTO_TOP_UP_REFERENCE, at)]
+    )
+    log.info("billing.auto_top_up", team_id=team_id, credits=amount, balance=remaining)
+    return remaining
+
+
+def _add(
+    connection: Connection, team_id: str, credits: int, kind: str, reference: str | None,
+    operation: str | None, at: datetime,
+) -> int:  # fmt: skip
+    remaining = repository.credit(connection, team_id, credits)
+    repository.add_entries(connection, [_entry(team_id, kind, credits, remaining, operation, reference, at)])
+    return remaining
+
+
+def _on(function: Any, *args: Any) -> Any:
+    """``function(connection, *args)`` for ``AsyncSession.run_sync``, in the session's transaction."""
+
+    def run(session: Session) -> Any:
+        return function(session.connection(), *args)
+
+    return run
+
+
 async def charge(
     session: AsyncSession,
     team_id: str,
@@ -73,51 +220,17 @@ async def charge(
     at: datetime,
     auto_top_up_below: int | Unknown | None = UNKNOWN,
 ) -> int:
-    """Debit ``price`` in the caller's transaction; the balance after. Raises 402 if it cannot be covered.
-
-    A charge that leaves the balance below the team's auto top-up threshold refills it in the same
-    transaction, at most once every 5 minutes (§8.2); the balance returned includes the refill.
-    """
-    remaining = await repository.debit_if_covered(session, team_id, price)
-    if remaining is None and await auto_top_up(session, team_id, at=at) is not None:
-        remaining = await repository.debit_if_covered(session, team_id, price)
-    if remaining is None:
-        raise InsufficientCredits(required=price, remaining=await balance(session, team_id))
-    await repository.add_entry(
-        session,
-        team_id=team_id,
-        kind=CHARGE,
-        credits=-price,
-        balance_after=remaining,
-        operation=operation,
-        reference=reference,
-        at=at,
-    )
-    if auto_top_up_below is None or (isinstance(auto_top_up_below, int) and remaining >= auto_top_up_below):
-        return remaining  # no refill can be due: skip the conditional update
-    return await auto_top_up(session, team_id, at=at) or remaining
+    """Debit ``price`` in the caller's transaction; the balance after. Raises 402 if it cannot be covered."""
+    debit = Debit(team_id, price, operation, reference, at, auto_top_up_below)
+    (outcome,) = await session.run_sync(_on(take, [debit]))
+    if isinstance(outcome, ApiError):
+        raise outcome
+    return int(outcome)
 
 
 async def auto_top_up(session: AsyncSession, team_id: str, *, at: datetime) -> int | None:
-    """Refill a team whose balance is below its threshold, if its last refill is 5 minutes old (§8.2).
-
-    The new balance, or None when nothing was added (not configured, not below, or refilled recently).
-    """
-    amount = await repository.refill_if_due(session, team_id, at=at, last_before=at - AUTO_TOP_UP_INTERVAL)
-    if amount is None:
-        return None
-    remaining = await balance(session, team_id)
-    await repository.add_entry(
-        session,
-        team_id=team_id,
-        kind=TOP_UP,
-        credits=amount,
-        balance_after=remaining,
-        operation=None,
-        reference=AUTO_TOP_UP_REFERENCE,
-        at=at,
-    )
-    log.info("billing.auto_top_up", team_id=team_id, credits=amount, balance=remaining)
+    """Refill now if due (§8.2); the new balance, or None when nothing was added."""
+    remaining: int | None = await session.run_sync(_on(_refill, team_id, at))
     return remaining
 
 
@@ -145,17 +258,7 @@ async def add_credits(
 ) -> int:
     if credits <= 0:
         raise ValueError("credits to add must be positive")
-    remaining = await repository.credit(session, team_id, credits)
-    await repository.add_entry(
-        session,
-        team_id=team_id,
-        kind=kind,
-        credits=credits,
-        balance_after=remaining,
-        operation=operation,
-        reference=reference,
-        at=at,
-    )
+    remaining: int = await session.run_sync(_on(_add, team_id, credits, kind, reference, operation, at))
     return remaining
 
 

@@ -13,10 +13,9 @@ from typing import Any
 
 from huey import crontab
 
-from reelscope.catalog import collection
+from reelscope.catalog import collection, hooks
 from reelscope.catalog import repository as catalog_repository
 from reelscope.collectors.registry import build_connectors
-from reelscope.digest import service as digest_service
 from reelscope.worker import TaskContext, task
 
 # how far back a collection run looks, at least and at most
@@ -35,8 +34,7 @@ async def collect(ctx: TaskContext) -> dict[str, Any]:
         ctx.db, build_connectors(ctx.settings, ctx.clock), ctx.clock, since, now
     )
     if sum(result.videos.values()):
-        # issue 6: digests refresh when collection lands new data
-        await digest_service.refresh(ctx.db, ctx.now())
+        await hooks.changed(ctx.db, ctx.now())  # e.g. digests refresh when collection lands new data
     return {"videos": sum(result.videos.values()), "failures": len(result.failures)}
 
 
@@ -46,5 +44,5 @@ async def refresh_stats(ctx: TaskContext) -> dict[str, int]:
         ctx.db, build_connectors(ctx.settings, ctx.clock), ctx.clock
     )
     if result.refreshed:
-        await digest_service.refresh(ctx.db, ctx.now())  # new view counts reorder the digests
+        await hooks.changed(ctx.db, ctx.now())  # new view counts reorder the digests
     return {"refreshed": result.refreshed, "missing": result.missing, "failed": result.failed}

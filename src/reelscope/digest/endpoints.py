@@ -2,46 +2,26 @@
 
 from __future__ import annotations
 
-from fastapi import Request
-from starlette.responses import Response
-
-from reelscope.contract import clock_of, database_of, v1_router
+from reelscope.contract import Read, precomputed, v1_router
 from reelscope.digest import service as digest_service
 from reelscope.digest.schemas import DigestQuery, VideoOut
 from reelscope.kit.platforms import Platform
-from reelscope.kit.query import parse_query, query_parameters
 from reelscope.kit.schemas import Envelope, errors
 
-router = v1_router(tags=["digests"], read_only=True)
+router = v1_router(tags=["digests"])
 
 
-def _json(body: bytes) -> Response:
-    return Response(content=body, media_type="application/json")
-
-
-@router.get(
-    "/videos/digest",
-    response_model=Envelope[list[VideoOut]],
-    responses=errors(400),
-    openapi_extra=query_parameters(DigestQuery),
-)
-async def get_videos_digest(request: Request) -> Response:
+@router.get("/videos/digest", response_model=Envelope[list[VideoOut]], responses=errors(400))
+@precomputed(DigestQuery)
+async def get_videos_digest(read: Read[DigestQuery]) -> bytes:
     """The most-viewed videos of all platforms posted in the last 48 hours, ranked by views alone."""
-    query = parse_query(DigestQuery, request)
-    now = clock_of(request).now()
-    body = await digest_service.digest_body(database_of(request), digest_service.ALL, now, query.limit)
-    return _json(body)
+    return await digest_service.digest_body(
+        read.db, read.caches, digest_service.ALL, read.now, read.query.limit
+    )
 
 
-@router.get(
-    "/{platform}/videos/digest",
-    response_model=Envelope[list[VideoOut]],
-    responses=errors(400, 404),
-    openapi_extra=query_parameters(DigestQuery),
-)
-async def get_platform_videos_digest(request: Request, platform: Platform) -> Response:
+@router.get("/{platform}/videos/digest", response_model=Envelope[list[VideoOut]], responses=errors(400, 404))
+@precomputed(DigestQuery)
+async def get_platform_videos_digest(read: Read[DigestQuery], platform: Platform) -> bytes:
     """One platform's own top videos of the last 48 hours, by views."""
-    query = parse_query(DigestQuery, request)
-    now = clock_of(request).now()
-    body = await digest_service.digest_body(database_of(request), platform.value, now, query.limit)
-    return _json(body)
+    return await digest_service.digest_body(read.db, read.caches, platform.value, read.now, read.query.limit)

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
-from reelscope.kit.schemas import Schema
+from reelscope.kit.schemas import LimitUpTo100, QueryModel, Schema
 
 
-class DigestQuery(Schema):
+class DigestQuery(QueryModel):
     """§4.1: ``limit`` only; any other parameter is a 400."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    limit: int = Field(default=50, ge=1, description="1 to 100, default 50; above 100 is treated as 100")
+    limit: LimitUpTo100 = Field(default=50, description="1 to 100, default 50; above 100 is treated as 100")
 
 
 class SoundOut(Schema):

@@ -3,21 +3,22 @@
 ``refresh`` renders each platform's top videos of the last 48 hours (and the mixed list, ranked by
 views alone) into ``digest_lists``; a list's ``version`` changes only when its content does. A request
 reads the version (one primary-key read), and serves the rows this process already serialized for
-that version, dropping any that aged out of the 48 hours since the last refresh (ADR 0011).
+that version, dropping any that aged out of the 48 hours since the last refresh (ADR 0011), from the
+runtime's read caches (kit/caches.py).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 import orjson
 
 from reelscope.digest import repository
+from reelscope.kit.caches import ReadCaches
 from reelscope.kit.db import Database
-from reelscope.kit.fast_reads import FastReads
 from reelscope.kit.ids import new_id
 from reelscope.kit.logging import get_logger
 from reelscope.kit.platforms import Platform
@@ -121,60 +122,58 @@ async def refresh(db: Database, now: datetime) -> dict[str, int]:
 
 @dataclass(frozen=True)
 class _Serialized:
-    version: str
+    """A stored list as this process serves it: each item's JSON with its publish time."""
+
     # (publish time as a Unix timestamp, the item's JSON) by views descending
     items: list[tuple[float, bytes]]
     # every item's publish time, ascending
     stamps: list[float]
-    # bodies by (count, items posted before the window, items posted up to its end): the items inside
-    # the 48 hours change only when the window passes a publish time, so each body is built once
-    bodies: dict[tuple[int, int, int], bytes] = field(default_factory=dict)
-    MAX_BODIES = 256
 
-    def body(self, now: datetime, limit: int) -> bytes:
-        count = min(limit, MAX_ITEMS)
+    def window(self, now: datetime) -> tuple[int, int]:
+        """Where the 48 hours before ``now`` fall among the publish times: the items inside change only
+        when the window passes one, so a body is built once per position (and count)."""
         latest = now.timestamp()
         oldest = latest - WINDOW.total_seconds()
-        key = (count, bisect_left(self.stamps, oldest), bisect_right(self.stamps, latest))
-        body = self.bodies.get(key)
-        if body is None:
-            if len(self.bodies) >= self.MAX_BODIES:
-                self.bodies.clear()  # windows long past; the next requests rebuild what they use
-            inside = [item for at, item in self.items if oldest <= at <= latest]
-            body = self.bodies[key] = _envelope(inside[:count])
-        return body
+        return bisect_left(self.stamps, oldest), bisect_right(self.stamps, latest)
+
+    def body(self, now: datetime, count: int) -> bytes:
+        latest = now.timestamp()
+        oldest = latest - WINDOW.total_seconds()
+        inside = [item for at, item in self.items if oldest <= at <= latest]
+        return b'{"data":[' + b",".join(inside[:count]) + b"]}"
 
 
-def _envelope(items: list[bytes]) -> bytes:
-    return b'{"data":[' + b",".join(items) + b"]}"
-
-
-_cache: dict[str, _Serialized] = {}
-
-
-async def _serialized(reads: FastReads, scope: str) -> _Serialized | None:
-    version = await repository.list_version(reads, scope)
-    if version is None:
-        return None
-    cached = _cache.get(scope)
-    if cached is not None and cached.version == version:
-        return cached
-    stored = await repository.stored_list(reads, scope)
+async def _serialized(
+    db: Database, caches: ReadCaches, scope: str, version: str
+) -> tuple[str, _Serialized] | None:
+    """The list at ``version`` or, when it was refreshed since that was read, at its newer version."""
+    found, kept = caches.lookup(("digest.items", scope), version)
+    if found:
+        return version, kept
+    stored = await repository.stored_list(db.fast, scope)
     if stored is None:
         return None
-    stored_version, rows = stored
+    version = stored[0]
     items = [
         (datetime.fromisoformat(item["publish_date"] + "+00:00").timestamp(), orjson.dumps(item))
-        for item in orjson.loads(rows)
+        for item in orjson.loads(stored[1])
     ]
-    fresh = _Serialized(version=stored_version, items=items, stamps=sorted(at for at, _ in items))
-    _cache[scope] = fresh
-    return fresh
+    fresh = _Serialized(items=items, stamps=sorted(at for at, _ in items))
+    caches.keep(("digest.items", scope), version, fresh)
+    return version, fresh
 
 
-async def digest_body(db: Database, scope: str, now: datetime, limit: int) -> bytes:
+async def digest_body(db: Database, caches: ReadCaches, scope: str, now: datetime, limit: int) -> bytes:
     """``{"data": [...]}`` of at most ``limit`` items posted in the 48 hours before ``now``."""
-    serialized = await _serialized(db.fast, scope)
-    if serialized is None:
+    version = await repository.list_version(db.fast, scope)
+    found = None if version is None else await _serialized(db, caches, scope, version)
+    if found is None:
         return b'{"data":[]}'
-    return serialized.body(now, limit)
+    version, serialized = found
+    count = min(limit, MAX_ITEMS)
+    key = ("digest.body", scope, count, *serialized.window(now))
+    kept, body = caches.lookup(key, version)
+    if not kept:
+        body = serialized.body(now, count)
+        caches.keep(key, version, body)
+    return body  # type: ignore[no-any-return]

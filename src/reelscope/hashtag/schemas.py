@@ -4,22 +4,20 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
-from reelscope.kit.schemas import Schema
+from reelscope.kit.schemas import LimitUpTo100, QueryModel, Schema
 
 
-class TopQuery(Schema):
+class TopQuery(QueryModel):
     """§4.2 top list. Dates are strings here and checked by the service, so that a missing or bad date
     is 400 ``invalid_date_range`` (§7) rather than ``validation_error``; any other parameter is a 400."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     start_date: str | None = Field(default=None, description="YYYY-MM-DD, required: earliest post date")
     end_date: str | None = Field(
         default=None, description="YYYY-MM-DD, required: latest post date, at most 90 days after start_date"
     )
-    limit: int = Field(default=50, ge=1, description="1 to 100, default 50; above 100 returns 100")
+    limit: LimitUpTo100 = Field(default=50, description="1 to 100, default 50; above 100 returns 100")
     page: int = Field(
         default=1, ge=1, description="Accepted, but the list is not paged: page 2 repeats page 1"
     )
@@ -27,9 +25,7 @@ class TopQuery(Schema):
     sort: Literal["desc", "asc"] = "desc"
 
 
-class PerformanceQuery(Schema):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
+class PerformanceQuery(QueryModel):
     start_date: str | None = Field(default=None, description="YYYY-MM-DD; alone: that day to today")
     end_date: str | None = Field(default=None, description="YYYY-MM-DD; alone: everything up to that day")
 

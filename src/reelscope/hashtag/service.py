@@ -9,13 +9,14 @@ the body this process already built for (version, question), or aggregates the r
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 import orjson
 
 from reelscope.hashtag import repository
+from reelscope.hashtag.schemas import TopQuery
+from reelscope.kit.caches import ReadCaches
 from reelscope.kit.db import Database
 from reelscope.kit.errors import InvalidDateRange, NotFound, ValidationFailed
 from reelscope.kit.ids import new_id
@@ -27,7 +28,6 @@ FLOOR = date(2024, 6, 1)  # §2.3: stats start at 2024-06-01; earlier ranges ret
 MAX_SPAN = timedelta(days=90)  # §4.2, §8.3: end_date at most 90 days after start_date
 ROLLUP_EVERY = timedelta(hours=6)  # §2.3: stats refresh every 6 hours
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_CACHE_SIZE = 1024
 
 
 # --- dates -----------------------------------------------------------------------------------------
@@ -137,23 +137,23 @@ class TopQuestion:
     limit: int
 
 
-_bodies: OrderedDict[tuple[object, ...], bytes | None] = OrderedDict()
+MAX_LIMIT = 100  # §4.2: above 100 returns 100
 
 
-def _remember(key: tuple[object, ...], body: bytes | None) -> None:
-    _bodies[key] = body
-    if len(_bodies) > _CACHE_SIZE:
-        _bodies.popitem(last=False)
+def question(query: TopQuery, platform: str | None) -> TopQuestion:
+    first, last = top_list_days(query.start_date, query.end_date)
+    # §4.2: `page` is accepted and ignored, so page 2 repeats page 1 (and is charged)
+    return TopQuestion(
+        first=first,
+        last=last,
+        platform=platform,
+        order_by=query.order_by,
+        descending=query.sort == "desc",
+        limit=min(query.limit, MAX_LIMIT),
+    )
 
 
-def _recall(key: tuple[object, ...]) -> tuple[bool, bytes | None]:
-    if key in _bodies:
-        _bodies.move_to_end(key)
-        return True, _bodies[key]
-    return False, None
-
-
-async def top_body(db: Database, q: TopQuestion) -> bytes:
+async def top_body(db: Database, caches: ReadCaches, q: TopQuestion) -> bytes:
     """``{"data": [{hashtag, count, total_views}]}``; empty when the dates end before 2024-06-01."""
     first = max(q.first, FLOOR)
     if first > q.last:
@@ -161,18 +161,18 @@ async def top_body(db: Database, q: TopQuestion) -> bytes:
     version = await repository.current_version(db.fast, repository.ROLLUP)
     if version is None:  # never rolled up: nothing is counted yet
         return b'{"data":[]}'
-    key = ("top", version, first, q.last, q.platform, q.order_by, q.descending, q.limit)
-    hit, body = _recall(key)
-    if hit and body is not None:
-        return body
+    key = ("hashtag.top", first, q.last, q.platform, q.order_by, q.descending, q.limit)
+    hit, body = caches.lookup(key, version)
+    if hit:
+        return body  # type: ignore[no-any-return]
     # a question this process has not answered for this rollup: aggregated once, off the event loop
-    async with db.transaction(write=False) as session:
+    async with db.transaction(write=False, off_loop=True) as session:
         rows = await repository.top(
             session, first.isoformat(), q.last.isoformat(), q.platform, q.order_by, q.descending, q.limit
         )
     data = [{"hashtag": r.display, "count": int(r.count), "total_views": int(r.total_views)} for r in rows]
     body = orjson.dumps({"data": data})
-    _remember(key, body)
+    caches.keep(key, version, body)
     return body
 
 
@@ -180,7 +180,7 @@ def _average(total: int, count: int) -> float:
     return round(total / count, 2)
 
 
-async def performance_body(db: Database, tag: str, first: date, last: date) -> bytes:
+async def performance_body(db: Database, caches: ReadCaches, tag: str, first: date, last: date) -> bytes:
     """``{"data": <performance object>}`` of §2.3, all platforms combined; 404 when no counted video
     used the tag in the dates."""
     key_text = normalize_tag(tag)
@@ -188,12 +188,12 @@ async def performance_body(db: Database, tag: str, first: date, last: date) -> b
     version = await repository.current_version(db.fast, repository.ROLLUP)
     if version is None:  # never rolled up: nothing is counted yet
         raise NotFound(f"No counted video used #{key_text} in these dates")
-    key = ("performance", version, key_text, first, last)
-    hit, body = _recall(key)
+    key = ("hashtag.performance", key_text, first, last)
+    hit, body = caches.lookup(key, version)
     if not hit:
         row = None
         if first <= last:
-            async with db.transaction(write=False) as session:
+            async with db.transaction(write=False, off_loop=True) as session:
                 row = await repository.performance(session, key_text, first.isoformat(), last.isoformat())
         if row is not None and row.videos:
             count = int(row.videos)
@@ -214,7 +214,7 @@ async def performance_body(db: Database, tag: str, first: date, last: date) -> b
             )
         else:
             body = None
-        _remember(key, body)
+        caches.keep(key, version, body)
     if body is None:
         raise NotFound(f"No counted video used #{key_text} in these dates")
-    return body
+    return bytes(body)

@@ -7,19 +7,21 @@ debit) waits for the write lock instead of failing with ``SQLITE_BUSY_SNAPSHOT``
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import sqlite3
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import DateTime, MetaData, event
+from sqlalchemy import DateTime, Engine, MetaData, create_engine, event
 from sqlalchemy.engine import Dialect, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
 
+from reelscope.kit import sqlite_inline
 from reelscope.kit.fast_reads import EngineFastReads, FastReads, SqliteFastReads
 
 NAMING_CONVENTION = {
@@ -55,28 +57,67 @@ class UtcDateTime(TypeDecorator[datetime]):
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
+class ReadOnlySession(Exception):
+    """A statement that writes was sent through a read session (a GET handler, or ``write=False``)."""
+
+
+# statements a read session may send; anything else is refused before it reaches the database, so
+# "a GET handler writes nothing", which the contract relies on (contract/route.py), is checked by code
+_READ_VERBS = ("SELECT", "WITH", "PRAGMA", "EXPLAIN", "SHOW", "BEGIN", "SAVEPOINT", "RELEASE", "ROLLBACK")
+READ_ONLY_OPTION = "reelscope_read_only"
+
+
 @dataclass(frozen=True)
 class Database:
-    """The engine plus two session factories: ``read`` (deferred) and ``write`` (immediate on SQLite)."""
+    """The engine plus its session factories (ADR 0019):
+
+    * ``read``: read transactions. On a SQLite file they run on the event loop's own thread
+      (kit/sqlite_inline.py): a WAL reader never waits. Statements that write are refused.
+    * ``write``: write transactions that may wait for the write lock (``BEGIN IMMEDIATE`` on SQLite,
+      through aiosqlite's thread, so the waiting never stops the loop).
+    * ``write_now`` (SQLite files only): a plain synchronous engine whose write transactions run on the
+      loop's thread and fail at once with ``LockBusy`` when another connection holds the lock; the
+      debit writer's fast path (billing/debits.py).
+    """
 
     engine: AsyncEngine
     read: async_sessionmaker[AsyncSession]
     write: async_sessionmaker[AsyncSession]
-    # point reads of the hot path without the ORM (kit/fast_reads.py, ADR 0014)
+    # point reads of the request contract without the ORM (kit/fast_reads.py, ADR 0014)
     fast: FastReads
-    # SQLite files only: the file (the debit writer opens its own connections to it)
+    write_now: Engine | None = None
+    # read transactions that may take long (an aggregation over months): on SQLite they run on
+    # aiosqlite's thread, so the loop serves other requests meanwhile; elsewhere the same as ``read``
+    read_off_loop: async_sessionmaker[AsyncSession] | None = None
+    # SQLite files only: the file
     sqlite_file: str | None = None
+    others: tuple[AsyncEngine, ...] = ()
 
     @asynccontextmanager
-    async def transaction(self, *, write: bool = True) -> AsyncIterator[AsyncSession]:
-        """One unit of work: commit on success, roll back on any exception."""
-        factory = self.write if write else self.read
+    async def transaction(self, *, write: bool = True, off_loop: bool = False) -> AsyncIterator[AsyncSession]:
+        """One unit of work: commit on success, roll back on any exception. ``off_loop`` for a long read."""
+        factory = self.write if write else (self.read_off_loop or self.read) if off_loop else self.read
         async with factory() as session, session.begin():
             yield session
 
     async def dispose(self) -> None:
         await self.fast.close()
-        await self.engine.dispose()
+        for engine in (self.engine, *self.others):
+            await engine.dispose()
+        if self.write_now is not None:
+            self.write_now.dispose()
+
+
+class LockBusy(Exception):
+    """SQLite's write lock is held by another connection: nothing was written."""
+
+
+def is_lock_busy(error: BaseException) -> bool:
+    """Whether a failure is SQLite's "database is locked" (the primary code: BUSY_RECOVERY is BUSY)."""
+    original = getattr(error, "orig", error)
+    return isinstance(original, sqlite3.OperationalError) and (
+        getattr(original, "sqlite_errorcode", 0) & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    )
 
 
 def create_database(url: str, *, echo: bool = False) -> Database:
@@ -94,15 +135,50 @@ def create_database(url: str, *, echo: bool = False) -> Database:
     else:
         kwargs.update(pool_size=20, max_overflow=20, pool_timeout=60, pool_pre_ping=True)
     engine = create_async_engine(url, **kwargs)
-    if is_sqlite:
-        _configure_sqlite(engine)
-    write_engine = engine.execution_options(sqlite_begin="IMMEDIATE") if is_sqlite else engine
+    if not is_sqlite:
+        read_engine = engine.execution_options(**{READ_ONLY_OPTION: True})
+        _refuse_writes(engine)
+        return Database(
+            engine=engine,
+            read=async_sessionmaker(read_engine, expire_on_commit=False),
+            write=async_sessionmaker(engine, expire_on_commit=False),
+            fast=EngineFastReads(engine),
+        )
+    _configure_sqlite(engine, begin=_begin_through_sqlalchemy)
+    write_engine = engine.execution_options(sqlite_begin="IMMEDIATE")
+    if file is None:  # in memory: one connection, no second engine
+        read_engine = engine.execution_options(**{READ_ONLY_OPTION: True})
+        _refuse_writes(engine)
+        return Database(
+            engine=engine,
+            read=async_sessionmaker(read_engine, expire_on_commit=False),
+            write=async_sessionmaker(write_engine, expire_on_commit=False),
+            fast=EngineFastReads(engine),
+        )
+    _refuse_writes(engine)
+    inline_url = f"{sqlite_inline.NAME}:///{file}"
+    # readers keep a busy timeout only for WAL-index recovery after a crash, the one time they wait
+    reader = create_async_engine(
+        inline_url, echo=echo, connect_args={"timeout": 5}, pool_size=32, max_overflow=32, pool_timeout=60
+    )
+    _configure_sqlite(reader, begin=_begin_on_driver)
+    _refuse_writes(reader)
+    # fails at once when the lock is taken: the loop must never wait for it
+    now_writer = create_engine(
+        f"sqlite:///{file}", echo=echo, connect_args={"timeout": 0, "check_same_thread": False}, pool_size=2
+    )
+    _configure_sqlite(now_writer, begin=_begin_on_driver)
     return Database(
         engine=engine,
-        read=async_sessionmaker(engine, expire_on_commit=False),
+        read=async_sessionmaker(reader.execution_options(**{READ_ONLY_OPTION: True}), expire_on_commit=False),
         write=async_sessionmaker(write_engine, expire_on_commit=False),
-        fast=SqliteFastReads(file) if file is not None else EngineFastReads(engine),
+        fast=SqliteFastReads(file),
+        read_off_loop=async_sessionmaker(
+            engine.execution_options(**{READ_ONLY_OPTION: True}), expire_on_commit=False
+        ),
+        write_now=now_writer.execution_options(sqlite_begin="IMMEDIATE"),
         sqlite_file=file,
+        others=(reader,),
     )
 
 
@@ -114,8 +190,31 @@ def _sqlite_file(url: str) -> str | None:
     return parsed.database
 
 
-def _configure_sqlite(engine: AsyncEngine) -> None:
-    sync_engine = engine.sync_engine
+def _refuse_writes(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "before_cursor_execute")
+    def _check(connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if not connection.get_execution_options().get(READ_ONLY_OPTION):
+            return
+        if not statement.lstrip().upper().startswith(_READ_VERBS):
+            raise ReadOnlySession(f"a read session may not write: {statement.split(None, 1)[0]}")
+
+
+def _begin_through_sqlalchemy(connection: Any, mode: str) -> None:
+    connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+def _begin_on_driver(connection: Any, mode: str) -> None:
+    # the inline driver runs statements at once, so BEGIN skips SQLAlchemy's execution machinery
+    try:
+        connection.connection.dbapi_connection.execute(f"BEGIN {mode}")
+    except sqlite3.OperationalError as exc:
+        if is_lock_busy(exc):
+            raise LockBusy() from exc
+        raise
+
+
+def _configure_sqlite(engine: AsyncEngine | Engine, *, begin: Callable[[Any, str], None]) -> None:
+    sync_engine = engine.sync_engine if isinstance(engine, AsyncEngine) else engine
 
     @event.listens_for(sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -125,10 +224,8 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()
 
     @event.listens_for(sync_engine, "begin")
     def _on_begin(connection: Any) -> None:
-        mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
-        connection.exec_driver_sql(f"BEGIN {mode}")
+        begin(connection, connection.get_execution_options().get("sqlite_begin", "DEFERRED"))

@@ -1,4 +1,4 @@
-"""Query strings validated in one pydantic call, for the hottest routes (ADR 0014).
+"""Query strings validated in one pydantic call, for charged reads of precomputed bodies (ADR 0014).
 
 FastAPI turns a query-parameter model (``Annotated[Model, Query()]``) into arguments field by field on
 every request, inspecting each field's annotation as it goes; on the hashtag routes that cost more than
@@ -15,22 +15,21 @@ from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
 
+from reelscope.kit.caches import ReadCaches
+
 Model = TypeVar("Model", bound=BaseModel)
 
 
-_parsed: dict[tuple[type[BaseModel], bytes], BaseModel] = {}
-_MAX_PARSED = 4_096
-
-
-def parse_query(model: type[Model], request: Request) -> Model:
+def parse_query(model: type[Model], request: Request, caches: ReadCaches) -> Model:
     """The query string as ``model``; a repeated parameter counts with its last value, as in FastAPI.
 
     ``model`` must be frozen: a query string already validated gives back the same instance (clients
     repeat the same URLs), so only a new query string is parsed and validated. Refusals are not kept."""
     raw: bytes = request.scope.get("query_string", b"")
-    kept = _parsed.get((model, raw))
-    if kept is not None:
-        return kept  # type: ignore[return-value]
+    key = ("query", model, raw)
+    found, kept = caches.lookup(key, None)
+    if found:
+        return kept  # type: ignore[no-any-return]
     try:
         parsed = model.model_validate(dict(request.query_params))
     except ValidationError as exc:
@@ -38,9 +37,7 @@ def parse_query(model: type[Model], request: Request) -> Model:
         raise RequestValidationError(errors) from None
     if not model.model_config.get("frozen"):
         raise TypeError(f"{model.__name__} must be frozen to be kept by parse_query")
-    if len(_parsed) >= _MAX_PARSED:
-        _parsed.clear()
-    _parsed[(model, raw)] = parsed
+    caches.keep(key, None, parsed)
     return parsed
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from functools import partial
 from http import HTTPStatus
-from typing import Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 
 class Schema(BaseModel):
@@ -19,6 +20,16 @@ class RequestBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+
+class QueryModel(BaseModel):
+    """Query strings: an unknown parameter is a 400 naming it; instances are frozen so that a parsed
+    query string can be kept (kit/query.py)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# §8.3: a list's ``limit`` above its maximum is treated as the maximum; below 1 is a 400
+LimitUpTo100 = Annotated[int, Field(ge=1), AfterValidator(partial(min, 100))]
 
 T = TypeVar("T")
 

@@ -29,7 +29,10 @@ FEATURE_LIMITS: dict[str, Limits] = {
     "default": Limits(None, None, 10_000),
 }
 
+# /v1 operations by operation id (the endpoint's name); one not listed falls under the rule of
+# ``feature_of`` (legacy paths, else default)
 OPERATION_FEATURES: dict[str, str] = {
+    "get_account_balance": "default",
     "lookup_creator": "creator_lookup",
     "lookup_sound": "satellite_lookup",
     "lookup_hashtag": "satellite_lookup",
@@ -42,10 +45,25 @@ OPERATION_FEATURES: dict[str, str] = {
     "list_trends": "trends",
     "get_trends_digest": "trends",
     "list_emerging_trends": "emerging_trends",
+    "list_trend_regions": "default",
+    # §4.5 legacy orbit/comet: creates and reads have their own (lower) limits
+    "create_orbit": "legacy_create",
+    "create_comet": "legacy_create",
+    # §4.6 webhooks
+    "create_webhook": "default",
+    "list_webhooks": "default",
+    "get_webhook": "default",
+    "update_webhook": "default",
+    "delete_webhook": "default",
+    "enable_webhook": "default",
+    "retry_webhook_delivery": "default",
+    "send_webhook_test": "default",
+    "list_webhook_deliveries": "default",
 }
 
 
 def feature_of(operation: str, path: str) -> str:
+    """The feature group of a /v1 operation: its entry above; else a legacy path's group; else default."""
     if operation in OPERATION_FEATURES:
         return OPERATION_FEATURES[operation]
     if path.startswith(("/v1/orbit", "/v1/comet")):

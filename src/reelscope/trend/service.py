@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -13,10 +13,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from reelscope.analysis import momentum as momentum_analysis
 from reelscope.analysis.trends import DetectedTrend, Promotion, match_known
 from reelscope.kit.clock import iso
-from reelscope.kit.errors import UnknownRegion
+from reelscope.kit.errors import InvalidDateRange, UnknownRegion
 from reelscope.models.trends import Trend, TrendGroup, TrendRanking, TrendRegion
 from reelscope.trend import repository
 from reelscope.trend.regions import DEFAULT_REGIONS, GLOBAL
+from reelscope.trend.schemas import EmergingQuery, TrendQuery
 
 EMERGING_STATUSES = (momentum_analysis.NEW, momentum_analysis.RISING)
 # a trend re-detected within this long keeps its identity (and trend_id) in the region
@@ -105,6 +106,57 @@ async def _render_groups(
     for row, trend in await repository.rows_of_groups(session, [g.id for g in groups]):
         by_group[row.group_id].append((row, trend))
     return [_group(g, by_group[g.id], limit, top) for g in groups]
+
+
+def _moment(value: str | None, name: str, region: TrendRegion, *, end: bool) -> datetime | None:
+    """ISO 8601 to UTC. A bare date is a day of the region's own calendar, both ends included (§2.5
+    ``local_date``): a start is that day's first instant, an end its last."""
+    if value is None:
+        return None
+    text = value.strip()
+    try:
+        if len(text) == 10:
+            day = date.fromisoformat(text)
+            local = datetime.combine(
+                day + timedelta(days=1) if end else day, time.min, ZoneInfo(region.timezone)
+            )
+            return (local - timedelta(microseconds=1) if end else local).astimezone(UTC)
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    except (ValueError, OverflowError):  # not a date, or beyond the calendar once moved to UTC
+        raise InvalidDateRange(f"{name} must be an ISO 8601 date or timestamp") from None
+
+
+def window(query: TrendQuery, region: TrendRegion, now: datetime) -> tuple[datetime, datetime]:
+    """The query's [start, end], by default the last 24 hours."""
+    start = _moment(query.start_date, "start_date", region, end=False) or now - timedelta(hours=24)
+    end = _moment(query.end_date, "end_date", region, end=True) or now
+    if start > end:
+        raise InvalidDateRange("start_date must not be after end_date")
+    return start, end
+
+
+async def list_groups(session: AsyncSession, query: TrendQuery, now: datetime) -> list[dict[str, Any]]:
+    """GET /v1/trends: the region's day groups in the query's window."""
+    region = await region_or_400(session, query.region)
+    start, end = window(query, region, now)
+    return await groups_in_window(
+        session, region, start, end, limit=query.limit, top_exemplars=query.top_exemplars
+    )
+
+
+async def todays_groups(session: AsyncSession, query: TrendQuery, now: datetime) -> list[dict[str, Any]]:
+    """GET /v1/trends/digest: today's group; the window parameters are validated all the same."""
+    region = await region_or_400(session, query.region)
+    window(query, region, now)
+    return await todays_group(session, region, now, limit=query.limit, top_exemplars=query.top_exemplars)
+
+
+async def emerging_page(session: AsyncSession, query: EmergingQuery, now: datetime) -> dict[str, Any]:
+    """GET /v1/trends/emerging: the region, when, and its new or rising trends."""
+    region = await region_or_400(session, query.region)
+    rows = await emerging(session, region, now, limit=query.limit, top_exemplars=query.top_exemplars)
+    return {"region": region.code, "generated_at": iso(now), "data": rows}
 
 
 async def groups_in_window(

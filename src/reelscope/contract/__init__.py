@@ -1,0 +1,43 @@
+"""The request contract of ARCHITECTURE §3 (ADR 0019): what every /v1 route passes, and the two ways
+an endpoint is written.
+
+* A plain FastAPI endpoint on ``v1_router()``, declaring what it needs: ``SessionDep`` (a read session
+  for GET, the request's write transaction otherwise), ``PrincipalDep``, ``ClockDep``, ``CallDep``
+  (to ``settle`` a lower price). Parse, call one service function, return a schema.
+* ``@precomputed(QueryModel)`` for a charged read of a body computed ahead (contract/precomputed.py).
+
+A route's price and rate-limit feature group come from ``billing/prices.py`` and
+``rate_limit/features.py`` under its operation id (the endpoint's name); one missing from either fails
+when the route is declared.
+"""
+
+from reelscope.contract.calls import CallState, ContractHeadersMiddleware
+from reelscope.contract.dependencies import (
+    CallDep,
+    ClockDep,
+    PrincipalDep,
+    RuntimeDep,
+    SessionDep,
+    runtime_of,
+)
+from reelscope.contract.precomputed import Read, precomputed
+from reelscope.contract.route import SAFE_METHODS, V1_PREFIX, ContractRoute, client_ip, terms_of, v1_router
+
+__all__ = [
+    "SAFE_METHODS",
+    "V1_PREFIX",
+    "CallDep",
+    "CallState",
+    "ClockDep",
+    "ContractHeadersMiddleware",
+    "ContractRoute",
+    "PrincipalDep",
+    "Read",
+    "RuntimeDep",
+    "SessionDep",
+    "client_ip",
+    "precomputed",
+    "runtime_of",
+    "terms_of",
+    "v1_router",
+]

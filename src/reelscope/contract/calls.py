@@ -1,0 +1,108 @@
+"""What the contract decided for one request, and the headers that report it on every response."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from reelscope.auth.service import Principal
+from reelscope.billing import service as billing_service
+from reelscope.kit.ids import new_id
+from reelscope.rate_limit.service import RateStatus
+
+
+@dataclass
+class CallState:
+    """What the contract decided for one request (``request.state.call``)."""
+
+    operation: str
+    request_id: str
+    principal: Principal | None = None
+    rate: RateStatus | None = None
+    quoted: int = 0
+    settled: int | None = None
+    charged: int = 0
+    remaining: int | None = None
+    # the request's session: the write transaction of a non-safe request, opened by the contract; a
+    # read session opened on first use by a safe request's handler (contract/dependencies.py)
+    session: AsyncSession | None = None
+    writes: bool = False
+
+    def settle(self, credits: int) -> None:
+        """Let a handler charge less than quoted where the price depends on state (billing/prices.py)."""
+        if not 0 <= credits <= self.quoted:
+            raise ValueError("a settled price must be between 0 and the quote")
+        self.settled = credits
+
+    @property
+    def final_price(self) -> int:
+        return self.quoted if self.settled is None else self.settled
+
+
+def contract_headers(call: CallState | None) -> list[tuple[bytes, bytes]]:
+    """§8.2 billing headers on every response; §8.1 rate headers where a key was counted."""
+    charged = call.charged if call else 0
+    headers = {"X-Cost": billing_service.usd_header(charged), "X-Credits-Used": str(charged)}
+    if call is not None and call.remaining is not None and charged > 0:
+        headers["X-Credits-Remaining"] = str(call.remaining)
+        headers["X-Balance-Remaining"] = billing_service.usd_header(call.remaining)
+    if call is not None and call.rate is not None:
+        headers.update(call.rate.headers())
+    return [(k.lower().encode(), v.encode()) for k, v in headers.items()]
+
+
+ErrorRenderer = Callable[[Exception, str], Awaitable[tuple[int, bytes]]]
+
+
+class ContractHeadersMiddleware:
+    """Adds the contract's headers to every response and turns unexpected exceptions into a 500 body.
+
+    It sits outside Starlette's exception middleware, so it also sees responses rendered from errors.
+    """
+
+    def __init__(self, app: ASGIApp, render_unexpected: ErrorRenderer) -> None:
+        self.app = app
+        self.render_unexpected = render_unexpected
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        state = scope.setdefault("state", {})
+        request_id = new_id()
+        state["request_id"] = request_id
+        started = False
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                present = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [(k, v) for k, v in contract_headers(state.get("call")) if k not in present]
+                message["headers"] = [
+                    *message.get("headers", []),
+                    *extra,
+                    (b"x-request-id", request_id.encode()),
+                ]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_headers)
+        except Exception as exc:
+            if started:
+                raise
+            status, body = await self.render_unexpected(exc, request_id)
+            await send_with_headers(
+                {
+                    "type": "http.response.start",
+                    "status": status,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,228 @@
+"""The request contract every /v1 route passes (ARCHITECTURE §3; spec §5, §7, §8; ADR 0019).
+
+``ContractRoute`` wraps each /v1 endpoint: authenticate → rate limit → quote the price and refuse with
+402 before any work → run the endpoint → debit only after a 2xx. One rule decides how:
+
+* a **safe** request (GET, HEAD) reads: its endpoint gets a read session, which refuses statements
+  that write (kit/db.py), and after a 2xx its debit is group-committed with the debits of concurrent
+  requests (billing/debits.py). Nothing was written before the debit, so debiting after the read is
+  as atomic as debiting with it; a debit that loses its race is still a 402, and the response waits
+  for the commit;
+* any other request runs its endpoint and its debit in one write transaction, with its
+  ``Idempotency-Key`` (ADR 0004): commit on a 2xx, roll back (charging nothing) on anything else.
+
+What happened is kept on ``request.state.call`` for ``ContractHeadersMiddleware`` to render as headers
+on every response, error responses included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from contextlib import nullcontext
+from datetime import datetime
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.routing import APIRoute
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from reelscope.auth import keys
+from reelscope.auth import service as auth_service
+from reelscope.billing import service as billing_service
+from reelscope.billing.prices import Price, price_of
+from reelscope.billing.service import Debit
+from reelscope.contract import idempotency
+from reelscope.contract.calls import CallState
+from reelscope.contract.dependencies import runtime_of
+from reelscope.kit.errors import Forbidden, InsufficientCredits, InvalidApiKey, MissingApiKey
+from reelscope.rate_limit import service as rate_limit_service
+from reelscope.rate_limit.features import feature_of
+from reelscope.runtime import Runtime
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+V1_PREFIX = "/v1"
+
+Handler = Callable[[Request], Coroutine[Any, Any, Response]]
+
+
+def terms_of(operation: str, path: str) -> tuple[Price, str]:
+    """An operation's price (billing/prices.py) and rate-limit feature group (rate_limit/features.py).
+    A route without a price fails when it is declared, never at request time."""
+    try:
+        price = price_of(operation)
+    except KeyError:
+        raise LookupError(f"/v1 operation {operation!r} needs an entry in billing/prices.py PRICES") from None
+    return price, feature_of(operation, path)
+
+
+def client_ip(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+class ContractRoute(APIRoute):
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        super().__init__(path, endpoint, **kwargs)
+        if getattr(endpoint, "direct", None) is not None:
+            # a precomputed read (contract/precomputed.py) takes the Request alone: FastAPI's dependency
+            # solving, exit stacks and exception wrapper would do nothing for it (ADR 0014, 0017)
+            self.app = _plain_request_response(self._contract_handler)
+
+    def get_route_handler(self) -> Handler:
+        direct: Handler | None = getattr(self.endpoint, "direct", None)
+        inner = direct or super().get_route_handler()
+        operation = self.name
+        price, feature = terms_of(operation, self.path_format)
+        # the limiter counts per path template without the version prefix, as its keys always have
+        counted_path = self.path_format.removeprefix(V1_PREFIX)
+
+        async def handle(request: Request) -> Response:
+            runtime = runtime_of(request)
+            call = CallState(operation=operation, request_id=request.state.request_id)
+            request.state.call = call
+            now = runtime.clock.now()
+
+            token = auth_service.bearer_token(request.headers.get("authorization"))
+            if token is None or not keys.has_prefix(token):
+                # §5.5: requests with no key or an unprefixed one are limited per IP first
+                await runtime.limiter.check_ip(client_ip(request), now)
+                raise MissingApiKey() if token is None else InvalidApiKey()
+
+            call.quoted = price.base  # a fixed price needs neither the query string nor the body parsed
+            if price.extra is not None:
+                call.quoted = price.quote(request.query_params, await idempotency.json_body(request))
+            # authentication and the rate limit need no transaction: point reads and the limiter's store
+            caller = await auth_service.identify(runtime.db.fast, token, feature)
+            principal = caller.principal
+            call.principal = principal
+            limits = rate_limit_service.apply_override(feature, caller.limit_override)
+            endpoint = counted_path.replace("{platform}", str(request.path_params.get("platform", "")))
+            ticket = await runtime.limiter.hit(
+                key_id=principal.key_id, endpoint=endpoint, limits=limits, now=now
+            )
+            call.rate = ticket.status
+            # after the count: §8.1 exempts only 401 and 402, and the 403 carries X-RateLimit-*
+            if principal.scope == "read" and request.method not in SAFE_METHODS:
+                raise Forbidden("This API key is read-only")
+            try:
+                if request.method in SAFE_METHODS:
+                    return await _read_then_debit(request, runtime, call, inner, caller, now)
+                return await _in_one_transaction(request, runtime, call, inner, caller, now)
+            except InsufficientCredits:
+                # §8.1: a 402 does not count against the rate limit
+                await runtime.limiter.release(ticket)
+                call.rate = ticket.status.given_back()
+                raise
+
+        self._contract_handler = handle
+        return handle
+
+
+def _plain_request_response(handler: Handler) -> ASGIApp:
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        response = await handler(Request(scope, receive, send))
+        await response(scope, receive, send)
+
+    return app
+
+
+def _debit(call: CallState, caller: auth_service.Caller, now: datetime) -> Debit:
+    return Debit(
+        team_id=caller.principal.team_id,
+        credits=call.final_price,
+        operation=call.operation,
+        reference=call.request_id,
+        at=now,
+        auto_top_up_below=caller.auto_top_up_below,
+    )
+
+
+async def _read_then_debit(
+    request: Request,
+    runtime: Runtime,
+    call: CallState,
+    inner: Handler,
+    caller: auth_service.Caller,
+    now: datetime,
+) -> Response:
+    """A safe request: the endpoint reads (a read session, opened on first use), then a 2xx is debited
+    through the group commit (billing/debits.py)."""
+    # 402 before any work, unless an auto top-up may cover it: the debit refills if one is due
+    if caller.balance < call.quoted and caller.auto_top_up_below is None:
+        raise InsufficientCredits(required=call.quoted, remaining=caller.balance)
+    try:
+        response = await inner(request)
+    finally:
+        if call.session is not None:
+            await call.session.close()
+            call.session = None
+    if not 200 <= response.status_code < 300 or call.final_price == 0:
+        return response
+    remaining = await runtime.debits.debit(_debit(call, caller, now))
+    call.charged, call.remaining = call.final_price, remaining
+    return response
+
+
+async def _in_one_transaction(
+    request: Request,
+    runtime: Runtime,
+    call: CallState,
+    inner: Handler,
+    caller: auth_service.Caller,
+    now: datetime,
+) -> Response:
+    """The endpoint and its debit in one write transaction: commit on a 2xx, roll back (charging
+    nothing) on anything else."""
+    team_id = caller.principal.team_id
+    async with runtime.sqlite_write_gate or nullcontext(), runtime.db.write() as session:
+        call.session, call.writes = session, True
+        try:
+            await session.begin()
+            idempotent = await idempotency.of(request)
+            if idempotent is not None:
+                replay = await idempotency.find_replay(session, team_id, idempotent, now)
+                if replay is not None:
+                    await session.rollback()
+                    return replay
+            # the balance was read with the caller: it may say "enough" (the conditional debit still
+            # decides); a balance too low is read again here, where an auto top-up may refill it
+            known = caller.balance if caller.balance >= call.quoted else None
+            await billing_service.ensure_affordable(
+                session, team_id, call.quoted, at=now, known_balance=known
+            )
+            response = await inner(request)
+            if not 200 <= response.status_code < 300:
+                await session.rollback()
+                return response
+            remaining = None
+            if call.final_price > 0:
+                remaining = await _charge(session, call, caller, now)
+            if idempotent is not None:
+                idempotency.remember(session, team_id, idempotent, response, now)
+            await session.commit()
+        except BaseException:
+            await session.rollback()
+            raise
+        finally:
+            call.session = None
+    if remaining is not None:
+        call.charged, call.remaining = call.final_price, remaining
+    return response
+
+
+async def _charge(session: AsyncSession, call: CallState, caller: auth_service.Caller, now: datetime) -> int:
+    debit = _debit(call, caller, now)
+    return await billing_service.charge(
+        session,
+        debit.team_id,
+        debit.credits,
+        operation=debit.operation,
+        reference=debit.reference,
+        at=debit.at,
+        auto_top_up_below=debit.auto_top_up_below,
+    )
+
+
+def v1_router(*, prefix: str = "", tags: list[str] | None = None) -> APIRouter:
+    """A family's router: every route on it passes the request contract."""
+    return APIRouter(prefix=prefix, tags=list(tags or []), route_class=ContractRoute)

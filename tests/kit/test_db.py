@@ -1,0 +1,89 @@
+"""The session factories of kit/db.py (ADR 0019): read sessions on the loop refuse writes, and the
+debit writer's ``write_now`` fails at once rather than wait for another writer."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import StatementError
+
+from reelscope.kit.db import Database, LockBusy, ReadOnlySession, create_database
+
+pytestmark = pytest.mark.both_databases
+
+
+@pytest.fixture
+async def db(database_url: str) -> AsyncIterator[Database]:
+    database = create_database(database_url)
+    async with database.transaction() as session:
+        await session.execute(text("CREATE TABLE things (name VARCHAR(10) PRIMARY KEY, value INTEGER)"))
+        await session.execute(text("INSERT INTO things VALUES ('a', 1)"))
+    yield database
+    await database.dispose()
+
+
+class TestReadSessions:
+    async def test_a_read_session_reads(self, db: Database) -> None:
+        async with db.transaction(write=False) as session:
+            assert (await session.execute(text("SELECT value FROM things"))).scalar_one() == 1
+
+    @pytest.mark.parametrize(
+        "statement",
+        ["UPDATE things SET value = 2", "INSERT INTO things VALUES ('b', 2)", "DELETE FROM things"],
+    )
+    async def test_a_read_session_refuses_to_write(self, db: Database, statement: str) -> None:
+        with pytest.raises((ReadOnlySession, StatementError)):
+            async with db.transaction(write=False) as session:
+                await session.execute(text(statement))
+        async with db.transaction() as session:
+            assert (await session.execute(text("SELECT count(*), max(value) FROM things"))).one() == (1, 1)
+
+    async def test_a_read_session_sees_a_commit_made_meanwhile(self, db: Database) -> None:
+        async with db.transaction() as session:
+            await session.execute(text("UPDATE things SET value = 5"))
+        async with db.transaction(write=False) as session:
+            assert (await session.execute(text("SELECT value FROM things"))).scalar_one() == 5
+
+
+class TestWriteNow:
+    async def test_meeting_another_writer_raises_at_once_and_writes_nothing(
+        self, db: Database, backend: str
+    ) -> None:
+        if backend != "sqlite":
+            assert db.write_now is None  # PostgreSQL: every writer waits on its row locks
+            return
+        assert db.write_now is not None and db.sqlite_file is not None
+        other = sqlite3.connect(db.sqlite_file, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            with pytest.raises(LockBusy), db.write_now.begin() as connection:
+                connection.execute(text("UPDATE things SET value = 9"))
+            other.execute("COMMIT")
+            assert other.execute("SELECT value FROM things").fetchone() == (1,)
+            # the engine is still usable, and free of any transaction
+            with db.write_now.begin() as connection:
+                connection.execute(text("UPDATE things SET value = 9"))
+            assert other.execute("SELECT value FROM things").fetchone() == (9,)
+        finally:
+            other.close()
+
+    async def test_a_write_that_fails_rolls_back_and_leaves_no_lock(self, db: Database, backend: str) -> None:
+        if backend != "sqlite":
+            return
+        assert db.write_now is not None
+        with pytest.raises(RuntimeError, match="boom"), db.write_now.begin() as connection:
+            connection.execute(text("UPDATE things SET value = 100"))
+            raise RuntimeError("boom")
+        async with db.transaction() as session:  # the lock is free
+            await session.execute(text("UPDATE things SET value = 3"))
+        async with db.transaction(write=False) as session:
+            assert (await session.execute(text("SELECT value FROM things"))).scalar_one() == 3
+
+
+def test_sqlite_file_databases_get_every_factory(tmp_path: Path) -> None:
+    db = create_database(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}")
+    assert db.write_now is not None and db.read_off_loop is not None and db.sqlite_file is not None
