@@ -23,9 +23,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.billing import usage
 from reelscope.events.catalogue import EVENTS
-from reelscope.jobs import repository
-from reelscope.jobs.repository import COMPLETED, EXPIRED, FAILED, PENDING, PROCESSING, GivenUp
-from reelscope.jobs.schemas import AsyncState, PendingJob
 from reelscope.kit.clock import iso
 from reelscope.kit.errors import NotFound
 from reelscope.kit.ids import new_id
@@ -33,6 +30,9 @@ from reelscope.kit.logging import get_logger
 from reelscope.models import Job
 from reelscope.worker import queue, registry
 from reelscope.worker.context import JobRun
+from reelscope.worker.jobs import repository
+from reelscope.worker.jobs.repository import COMPLETED, EXPIRED, FAILED, PENDING, PROCESSING, GivenUp
+from reelscope.worker.jobs.schemas import AsyncState, PendingJob
 
 log = get_logger(__name__)
 

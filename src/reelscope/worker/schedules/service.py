@@ -15,14 +15,14 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from reelscope.jobs import service as jobs_service
 from reelscope.kit.clock import iso
 from reelscope.kit.ids import new_id
 from reelscope.kit.logging import get_logger
 from reelscope.models import Job, Schedule
-from reelscope.schedules import cadence as cadences
-from reelscope.schedules import repository
 from reelscope.worker import registry
+from reelscope.worker.jobs import service as jobs_service
+from reelscope.worker.schedules import cadence as cadences
+from reelscope.worker.schedules import repository
 
 log = get_logger(__name__)
 
