@@ -86,16 +86,6 @@ def set_active(schedule: Schedule, active: bool, *, at: datetime) -> None:
         schedule.next_run_at = next_run(schedule, after=at)
 
 
-def change_cadence(schedule: Schedule, cadence: str, *, at: datetime, timezone: str | None = None) -> None:
-    parsed = cadences.parse(cadence)
-    schedule.cadence = parsed.spec
-    if timezone is not None:
-        cadences.zone(timezone)
-        schedule.timezone = timezone
-    schedule.next_run_at = next_run(schedule, after=at)
-    schedule.updated_at = at
-
-
 def next_run(schedule: Schedule, *, after: datetime) -> datetime | None:
     """The first firing of ``schedule`` strictly after ``after``."""
     parsed = cadences.parse(schedule.cadence)
