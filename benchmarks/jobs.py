@@ -29,14 +29,14 @@ from reelscope import models  # noqa: F401
 from reelscope.auth import service as auth_service
 from reelscope.billing import service as billing_service
 from reelscope.config import Settings
-from reelscope.jobs import service as jobs_service
 from reelscope.kit.clock import ManualClock
 from reelscope.kit.db import Base, Database, create_database
 from reelscope.kit.logging import configure_logging
-from reelscope.schedules import service as schedules_service
 from reelscope.worker import TaskContext, task
 from reelscope.worker.dispatcher import dispatch_once
 from reelscope.worker.engine import JobEngine
+from reelscope.worker.jobs import service as jobs_service
+from reelscope.worker.schedules import service as schedules_service
 
 RESULTS = Path(__file__).resolve().parent / "results" / "jobs.json"
 

@@ -96,20 +96,20 @@ class TestServeBackfill:
         self, data_dir: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         """`reelscope serve` fills an empty catalog before serving (issue 5), and only an empty one."""
-        from reelscope import cli
         from reelscope.catalog import collection
+        from reelscope.cli.serving import backfill_catalog
         from reelscope.config import load_settings
 
         monkeypatch.setattr(collection, "backfill_days", 1)  # the shape of the run, not its size
         settings = load_settings()
-        cli._backfill_catalog(settings)
+        backfill_catalog(settings)
         videos = catalog(
             data_dir, "SELECT platform, count(*) FROM videos GROUP BY platform ORDER BY platform"
         )
         assert [platform for platform, _ in videos] == ["instagram", "tiktok", "youtube"]
         assert all(count > 2_000 for _, count in videos)
         assert catalog(data_dir, "SELECT count(*) FROM sound_usage")[0][0] > 0
-        cli._backfill_catalog(settings)
+        backfill_catalog(settings)
         assert (
             catalog(data_dir, "SELECT platform, count(*) FROM videos GROUP BY platform ORDER BY platform")
             == videos

@@ -7,13 +7,13 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from reelscope.jobs import service as jobs_service
 from reelscope.kit.clock import ManualClock
 from reelscope.kit.db import create_database
 from reelscope.models import Job, LedgerEntry
 from reelscope.runtime import Runtime
 from reelscope.worker import enqueue
 from reelscope.worker.engine import JobEngine
+from reelscope.worker.jobs import service as jobs_service
 from reelscope.worker.registry import UnknownTask
 from tests.conftest import TeamKey
 

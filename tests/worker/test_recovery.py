@@ -15,13 +15,13 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.billing import service as billing_service
-from reelscope.jobs import service as jobs_service
 from reelscope.kit.clock import ManualClock
 from reelscope.models import Job, LedgerEntry
 from reelscope.runtime import Runtime
 from reelscope.worker.context import JobLost, TaskContext
 from reelscope.worker.dispatcher import dispatch_once
 from reelscope.worker.engine import JobEngine
+from reelscope.worker.jobs import service as jobs_service
 from reelscope.worker.queue import SENDER_KEY, Message
 from tests.conftest import TeamKey
 

@@ -24,11 +24,11 @@ from sqlalchemy import select
 
 from reelscope.billing import service as billing_service
 from reelscope.config import Settings
-from reelscope.jobs import service as jobs_service
 from reelscope.kit.clock import SystemClock
 from reelscope.kit.db import Database, create_database
 from reelscope.models import Job, LedgerEntry
 from reelscope.worker.engine import JobEngine
+from reelscope.worker.jobs import service as jobs_service
 from tests.fixtures.jobs import flush_redis
 from tests.fixtures.services import TEST_REDIS_URL, require_redis
 from tests.test_process import free_port, wait_until_up

@@ -335,17 +335,6 @@ async def is_empty(session: AsyncSession) -> bool:
     return (await session.execute(select(videos_t.c.id).limit(1))).first() is None
 
 
-async def count_rows(session: AsyncSession) -> dict[str, int]:
-    """Rows per catalog table (operators' summary, tests)."""
-    counts = {}
-    for table in (creators_t, sounds_t, sound_usage_t, videos_t, hashtags_t, video_hashtags_t, snapshots_t,
-                  slideshows_t, ads_t, comments_t):  # fmt: skip
-        counts[table.name] = int(
-            (await session.execute(select(func.count()).select_from(table))).scalar_one()
-        )
-    return counts
-
-
 async def latest_found_at(session: AsyncSession) -> datetime | None:
     """When the catalog last saw a new video (the resume point of continuous collection)."""
     value = (await session.execute(select(func.max(Video.found_at)))).scalar_one_or_none()

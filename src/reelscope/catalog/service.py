@@ -366,7 +366,3 @@ async def ingest(session: AsyncSession, records: Sequence[Record], at: datetime)
 
 async def is_empty(session: AsyncSession) -> bool:
     return await repo.is_empty(session)
-
-
-async def row_counts(session: AsyncSession) -> dict[str, int]:
-    return await repo.count_rows(session)

@@ -8,6 +8,5 @@ effect at once.
 
 from reelscope.cli import admin, catalog, serving
 from reelscope.cli.common import app
-from reelscope.cli.serving import _backfill_catalog
 
-__all__ = ["_backfill_catalog", "admin", "app", "catalog", "serving"]
+__all__ = ["admin", "app", "catalog", "serving"]

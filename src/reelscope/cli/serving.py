@@ -72,7 +72,7 @@ def serve(
         settings.port = port
     configure_logging(settings.log_level, json=settings.log_json)
     created = _bootstrap_demo(settings)
-    _backfill_catalog(settings)
+    backfill_catalog(settings)
     _prepare_read_path(settings)
     _bootstrap_trends(settings)
     _print_welcome(settings, created)
@@ -133,7 +133,7 @@ def worker(
 # --- catalog ---------------------------------------------------------------------------------------
 
 
-def _backfill_catalog(settings: Settings) -> None:
+def backfill_catalog(settings: Settings) -> None:
     """On the first start of an empty catalog: 14 days of every enabled feed, so reads have data at once."""
     import multiprocessing
     import time

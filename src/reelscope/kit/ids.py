@@ -6,8 +6,6 @@ then grows at its end, so a commit of many rows touches a few pages rather than 
 row (ADR 0015). Both come from uuid-utils, several times faster than the standard library's uuid4.
 """
 
-import uuid
-
 import uuid_utils
 
 
@@ -17,11 +15,3 @@ def new_id() -> str:
 
 def new_ordered_id() -> str:
     return str(uuid_utils.uuid7())
-
-
-def is_uuid(value: str) -> bool:
-    try:
-        uuid.UUID(value)
-    except ValueError:
-        return False
-    return True

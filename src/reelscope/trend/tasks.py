@@ -12,13 +12,13 @@ from reelscope.collectors.registry import build_connectors
 from reelscope.kit.clock import iso
 from reelscope.kit.db import Database
 from reelscope.kit.logging import get_logger
-from reelscope.schedules import service as schedules_service
 from reelscope.trend import momentum as trend_momentum
 from reelscope.trend import repository
 from reelscope.trend import runs as trend_runs
 from reelscope.trend import service as trend_service
 from reelscope.trend.regions import RUN_HOURS
 from reelscope.worker import JobFailed, TaskContext, task
+from reelscope.worker.schedules import service as schedules_service
 
 log = get_logger(__name__)
 

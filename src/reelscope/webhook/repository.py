@@ -192,12 +192,3 @@ async def page_deliveries(
         )
     query = query.order_by(WebhookDelivery.created_at.desc(), WebhookDelivery.id.desc()).limit(limit)
     return (await session.execute(query)).scalars().all()
-
-
-async def attempts_of(session: AsyncSession, delivery_id: str) -> Sequence[WebhookAttempt]:
-    query = (
-        select(WebhookAttempt)
-        .where(WebhookAttempt.delivery_id == delivery_id)
-        .order_by(WebhookAttempt.number)
-    )
-    return (await session.execute(query)).scalars().all()

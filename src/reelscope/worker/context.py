@@ -9,9 +9,9 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.config import Settings
-from reelscope.jobs import repository as jobs_repository
 from reelscope.kit.clock import Clock
 from reelscope.kit.db import Database
+from reelscope.worker.jobs import repository as jobs_repository
 
 
 @dataclass(frozen=True)

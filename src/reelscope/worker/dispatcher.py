@@ -14,12 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from reelscope.jobs import service as jobs_service
 from reelscope.kit.logging import get_logger
-from reelscope.schedules import service as schedules_service
 from reelscope.worker import registry
 from reelscope.worker.context import TaskContext
+from reelscope.worker.jobs import service as jobs_service
 from reelscope.worker.queue import enqueue
+from reelscope.worker.schedules import service as schedules_service
 
 log = get_logger(__name__)
 

@@ -23,7 +23,7 @@ from reelscope.config import Settings
 from reelscope.kit.clock import Clock
 from reelscope.kit.db import Database, create_database
 from reelscope.kit.logging import get_logger
-from reelscope.worker import registry
+from reelscope.worker import registry, runner
 from reelscope.worker.context import TaskContext
 from reelscope.worker.queue import SENDER_KEY, Message
 
@@ -152,13 +152,9 @@ class JobEngine:
         return db
 
     def _execute_call(self, task: str, kwargs: dict[str, Any]) -> None:
-        from reelscope.worker import runner
-
         self.run(lambda ctx: runner.run_call(ctx, task, kwargs))
 
     def _execute_job(self, job_id: str) -> None:
-        from reelscope.worker import runner
-
         self.run(lambda ctx: runner.run_job(ctx, job_id, lease=self.lease))
 
 

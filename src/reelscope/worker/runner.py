@@ -9,10 +9,10 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from reelscope.jobs import service as jobs_service
 from reelscope.kit.logging import get_logger
 from reelscope.worker import registry
 from reelscope.worker.context import JobFailed, JobLost, JobRun, TaskContext
+from reelscope.worker.jobs import service as jobs_service
 
 log = get_logger(__name__)
 

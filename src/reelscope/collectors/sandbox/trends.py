@@ -69,14 +69,6 @@ class Burst:
             return self.start + math.sqrt(q * width * (self.peak - self.start))
         return self.end - math.sqrt((1 - q) * width * (self.end - self.peak))
 
-    def intensity(self, t: float) -> float:
-        """Relative burst strength at ``t``: 0 outside, 1 at the peak."""
-        if t <= self.start or t >= self.end:
-            return 0.0
-        if t <= self.peak:
-            return (t - self.start) / (self.peak - self.start)
-        return (self.end - t) / (self.end - self.peak)
-
 
 @lru_cache(maxsize=512)
 def bursts_of_week(seed: int, week: int) -> tuple[Burst, ...]:

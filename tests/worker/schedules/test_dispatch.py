@@ -13,10 +13,10 @@ from reelscope.kit.clock import ManualClock
 from reelscope.kit.db import create_database
 from reelscope.models import Job, LedgerEntry, Schedule
 from reelscope.runtime import Runtime
-from reelscope.schedules import service as schedules_service
 from reelscope.worker.context import TaskContext
 from reelscope.worker.dispatcher import dispatch_once
 from reelscope.worker.engine import JobEngine
+from reelscope.worker.schedules import service as schedules_service
 from tests.conftest import TeamKey
 
 pytestmark = pytest.mark.both_databases

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from reelscope.jobs import service as jobs_service
-from reelscope.jobs.schemas import AsyncState
 from reelscope.kit.clock import ManualClock
 from reelscope.models import Job
 from reelscope.runtime import Runtime
 from reelscope.worker.engine import JobEngine
+from reelscope.worker.jobs import service as jobs_service
+from reelscope.worker.jobs.schemas import AsyncState
 from reelscope.worker.queue import SENDER_KEY, Message
 from tests.conftest import TeamKey
 from tests.worker.test_recovery import LostSender

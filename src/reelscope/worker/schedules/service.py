@@ -15,14 +15,14 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from reelscope.jobs import service as jobs_service
 from reelscope.kit.clock import iso
 from reelscope.kit.ids import new_id
 from reelscope.kit.logging import get_logger
 from reelscope.models import Job, Schedule
-from reelscope.schedules import cadence as cadences
-from reelscope.schedules import repository
 from reelscope.worker import registry
+from reelscope.worker.jobs import service as jobs_service
+from reelscope.worker.schedules import cadence as cadences
+from reelscope.worker.schedules import repository
 
 log = get_logger(__name__)
 
@@ -84,16 +84,6 @@ def set_active(schedule: Schedule, active: bool, *, at: datetime) -> None:
     schedule.updated_at = at
     if active:
         schedule.next_run_at = next_run(schedule, after=at)
-
-
-def change_cadence(schedule: Schedule, cadence: str, *, at: datetime, timezone: str | None = None) -> None:
-    parsed = cadences.parse(cadence)
-    schedule.cadence = parsed.spec
-    if timezone is not None:
-        cadences.zone(timezone)
-        schedule.timezone = timezone
-    schedule.next_run_at = next_run(schedule, after=at)
-    schedule.updated_at = at
 
 
 def next_run(schedule: Schedule, *, after: datetime) -> datetime | None:

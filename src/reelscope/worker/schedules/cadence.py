@@ -25,7 +25,6 @@ ONE_DAY = timedelta(days=1)
 # it runs; the minute and hour fields are the same every day, so two firings on one day show up at once
 _GAP_CHECK_FIRINGS = 64
 _GAP_CHECK_START = datetime(2026, 1, 1, tzinfo=UTC)
-SHORTCUTS = ("daily", "weekly", "monthly")
 
 
 class InvalidCadence(ValidationFailed):

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from reelscope.kit.errors import ValidationFailed
-from reelscope.schedules import cadence as cadences
+from reelscope.worker.schedules import cadence as cadences
 
 NEW_YORK = ZoneInfo("America/New_York")
 ANCHOR = datetime(2026, 11, 21, 14, 23, 5, tzinfo=UTC)  # a Saturday

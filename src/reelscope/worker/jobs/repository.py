@@ -36,10 +36,6 @@ def add(session: AsyncSession, job: Job) -> Job:
     return job
 
 
-async def get(session: AsyncSession, job_id: str) -> Job | None:
-    return await session.get(Job, job_id)
-
-
 async def get_for_update(session: AsyncSession, job_id: str) -> Job | None:
     stmt = select(Job).where(Job.id == job_id).with_for_update().execution_options(populate_existing=True)
     return (await session.execute(stmt)).scalar_one_or_none()

@@ -23,16 +23,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.billing import usage
 from reelscope.events.catalogue import EVENTS
-from reelscope.jobs import repository
-from reelscope.jobs.repository import COMPLETED, EXPIRED, FAILED, PENDING, PROCESSING, GivenUp
-from reelscope.jobs.schemas import AsyncState, PendingJob
 from reelscope.kit.clock import iso
-from reelscope.kit.errors import NotFound
 from reelscope.kit.ids import new_id
 from reelscope.kit.logging import get_logger
 from reelscope.models import Job
 from reelscope.worker import queue, registry
 from reelscope.worker.context import JobRun
+from reelscope.worker.jobs import repository
+from reelscope.worker.jobs.repository import COMPLETED, EXPIRED, FAILED, PENDING, PROCESSING, GivenUp
+from reelscope.worker.jobs.schemas import AsyncState, PendingJob
 
 log = get_logger(__name__)
 
@@ -105,14 +104,6 @@ async def create(
         ),
     )
     queue.enqueue_job(session, job.id)
-    return job
-
-
-async def get_for_team(session: AsyncSession, job_id: str, team_id: str) -> Job:
-    """A team's job; another team's job is a 404 like a missing one (§5.4)."""
-    job = await repository.get(session, job_id)
-    if job is None or job.team_id != team_id:
-        raise NotFound("Job not found")
     return job
 
 
