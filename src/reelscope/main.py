@@ -26,13 +26,13 @@ from reelscope.kit.errors import (
     error_body,
 )
 from reelscope.kit.logging import get_logger
-from reelscope.kit.openapi import to_openapi_30
 from reelscope.kit.validation import describe_validation_errors, is_unknown_platform
+from reelscope.reference import add_docs_routes, build_document
 from reelscope.runtime import Runtime, build_runtime
 
 log = get_logger(__name__)
 
-GREETING = "Reelscope short-form video intelligence API. Docs at /openapi.json"
+GREETING = "Reelscope short-form video intelligence API. Docs at /docs and /openapi.json"
 
 
 def create_app(
@@ -71,24 +71,17 @@ def create_app(
         return JSONResponse(openapi_document(app))
 
     include_v1(app)
+    # the interactive reference beside /openapi.json, registered after /v1 so that the hot routes are
+    # still matched first (ADR 0014); plain routes, outside the contract, no key needed
+    add_docs_routes(app)
     return app
 
 
 def openapi_document(app: FastAPI) -> dict[str, Any]:
-    """The OpenAPI 3.0 description (§9), built once per app."""
+    """The OpenAPI 3.0 description (§9), built once per app (reference.py, ADR 0018)."""
     cached: dict[str, Any] | None = getattr(app.state, "openapi_30", None)
     if cached is None:
-        document = app.openapi()
-        # every /v1 operation needs the bearer key; GET / does not (§5.1). Declared here rather than as
-        # a security dependency, which FastAPI would solve on every request for nothing (ADR 0014).
-        document.setdefault("components", {}).setdefault("securitySchemes", {})["HTTPBearer"] = {
-            "type": "http",
-            "scheme": "bearer",
-            "description": "Authorization: Bearer reelscope_tkn_…",
-        }
-        document["security"] = [{"HTTPBearer": []}]
-        document.setdefault("paths", {}).get("/", {}).get("get", {})["security"] = []
-        cached = to_openapi_30(document)
+        cached = build_document(app)
         app.state.openapi_30 = cached
     return cached
 

@@ -8,6 +8,7 @@ the boolean form, ``examples`` arrays become one ``example``, and a few 3.1-only
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 _DROPPED_KEYS = {"$schema", "contentMediaType", "contentEncoding", "unevaluatedProperties", "$id", "$anchor"}
@@ -75,3 +76,48 @@ def _convert(node: Any) -> Any:
 
 def _is_null(option: Any) -> bool:
     return isinstance(option, dict) and option.get("type") == "null" and len(option) == 1
+
+
+_SCHEMA_REF = re.compile(r"#/components/schemas/([^/]+)$")
+
+
+def drop_response(document: dict[str, Any], status: str) -> None:
+    """Remove one response status from every operation, in place, with the component schemas only it
+    used. For a status the app never sends, such as FastAPI's 422 when validation errors are rendered
+    another way."""
+    for item in document.get("paths", {}).values():
+        for operation in item.values():
+            if isinstance(operation, dict):
+                operation.get("responses", {}).pop(status, None)
+    _drop_unreferenced_schemas(document)
+
+
+def _drop_unreferenced_schemas(document: dict[str, Any]) -> None:
+    schemas: dict[str, Any] = document.get("components", {}).get("schemas", {})
+    outside = {k: v for k, v in document.items() if k != "components"}
+    outside_components = {k: v for k, v in document.get("components", {}).items() if k != "schemas"}
+    reachable: set[str] = set()
+    pending = _schema_refs(outside) | _schema_refs(outside_components)
+    while pending:
+        name = pending.pop()
+        if name in reachable or name not in schemas:
+            continue
+        reachable.add(name)
+        pending |= _schema_refs(schemas[name])
+    for name in [n for n in schemas if n not in reachable]:
+        del schemas[name]
+
+
+def _schema_refs(node: Any) -> set[str]:
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            ref = current.get("$ref")
+            if isinstance(ref, str) and (match := _SCHEMA_REF.match(ref)):
+                found.add(match.group(1))
+            stack.extend(current.values())
+        elif isinstance(current, list):
+            stack.extend(current)
+    return found
