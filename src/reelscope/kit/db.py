@@ -71,8 +71,9 @@ READ_ONLY_OPTION = "reelscope_read_only"
 class Database:
     """The engine plus its session factories (ADR 0019):
 
-    * ``read``: read transactions. On a SQLite file they run on the event loop's own thread
-      (kit/sqlite_inline.py): a WAL reader never waits. Statements that write are refused.
+    * ``read``: read sessions. On a SQLite file they run on the event loop's own thread
+      (kit/sqlite_inline.py): a WAL reader never waits; each statement reads the latest commit, as
+      under PostgreSQL's READ COMMITTED. Statements that write are refused.
     * ``write``: write transactions that may wait for the write lock (``BEGIN IMMEDIATE`` on SQLite,
       through aiosqlite's thread, so the waiting never stops the loop).
     * ``write_now`` (SQLite files only): a plain synchronous engine whose write transactions run on the
@@ -161,7 +162,7 @@ def create_database(url: str, *, echo: bool = False) -> Database:
     reader = create_async_engine(
         inline_url, echo=echo, connect_args={"timeout": 5}, pool_size=32, max_overflow=32, pool_timeout=60
     )
-    _configure_sqlite(reader, begin=_begin_on_driver)
+    _configure_sqlite(reader, begin=_each_statement_its_own_snapshot)
     _refuse_writes(reader)
     # fails at once when the lock is taken: the loop must never wait for it
     now_writer = create_engine(
@@ -201,6 +202,12 @@ def _refuse_writes(engine: AsyncEngine) -> None:
 
 def _begin_through_sqlalchemy(connection: Any, mode: str) -> None:
     connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+def _each_statement_its_own_snapshot(_connection: Any, _mode: str) -> None:
+    """Read sessions on the loop open no SQLite transaction: each statement reads its own snapshot of
+    the latest commit, as under PostgreSQL's default READ COMMITTED, and nothing holds a WAL snapshot
+    between the statements of a request."""
 
 
 def _begin_on_driver(connection: Any, mode: str) -> None:
