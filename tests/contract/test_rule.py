@@ -1,0 +1,112 @@
+"""The contract's one rule (ADR 0019): a safe request reads, then its debit is group-committed; any other
+request runs endpoint and debit in one write transaction. Probed with routes of the test's own, priced
+in the pricing table for the test's duration."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from fastapi import HTTPException
+from sqlalchemy import func, select, text
+
+from reelscope.billing import prices
+from reelscope.billing import service as billing_service
+from reelscope.billing.prices import Price
+from reelscope.contract import ContractRoute, SessionDep, v1_router
+from reelscope.main import create_app
+from reelscope.models import LedgerEntry, Team
+from reelscope.runtime import Runtime
+from tests.conftest import TeamKey
+from tests.kit.test_errors import assert_error
+
+pytestmark = pytest.mark.both_databases
+
+
+async def probe_read(session: SessionDep) -> dict[str, int]:
+    """A priced GET that reads through SessionDep (before ADR 0019 this was a 500)."""
+    teams = (await session.execute(select(func.count()).select_from(Team))).scalar_one()
+    return {"teams": int(teams)}
+
+
+async def probe_sneaky_write(session: SessionDep) -> dict[str, int]:
+    await session.execute(text("UPDATE teams SET credits = credits + 1000"))
+    return {"wrote": 1}
+
+
+async def probe_write(session: SessionDep, fail: bool = False) -> dict[str, int]:
+    await session.execute(text("UPDATE teams SET name = name || '!'"))
+    if fail:
+        raise HTTPException(status_code=409, detail="refused after writing")
+    return {"wrote": 1}
+
+
+@pytest.fixture
+async def client(runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[httpx.AsyncClient]:
+    for name in ("probe_read", "probe_sneaky_write", "probe_write"):
+        monkeypatch.setitem(prices.PRICES, name, Price(7))
+    app = create_app(runtime=runtime)
+    for path, endpoint, method in (
+        ("/v1/probe/read", probe_read, "GET"),
+        ("/v1/probe/sneaky-write", probe_sneaky_write, "GET"),
+        ("/v1/probe/write", probe_write, "POST"),
+    ):
+        app.router.add_api_route(path, endpoint, methods=[method], route_class_override=ContractRoute)
+    transport = httpx.ASGITransport(app=app, client=("203.0.113.7", 50000))
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+        yield http
+
+
+async def ledger(runtime: Runtime, team_id: str) -> tuple[int, int]:
+    async with runtime.db.transaction(write=False) as session:
+        count = await session.scalar(
+            select(func.count()).select_from(LedgerEntry).where(LedgerEntry.team_id == team_id)
+        )
+        return await billing_service.balance(session, team_id), int(count or 0)
+
+
+def test_a_route_without_a_price_fails_when_it_is_declared() -> None:
+    router = v1_router(prefix="/probe")
+    with pytest.raises(LookupError, match="PRICES"):
+        router.add_api_route("/unpriced", probe_read, methods=["GET"])
+
+
+class TestSafeRequests:
+    async def test_a_priced_get_reads_through_its_session_and_is_charged(
+        self, client: httpx.AsyncClient, runtime: Runtime, team: TeamKey
+    ) -> None:
+        response = await client.get("/v1/probe/read", headers=team.headers)
+        assert response.status_code == 200 and response.json() == {"teams": 1}
+        assert response.headers["X-Credits-Used"] == "7"
+        assert response.headers["X-Credits-Remaining"] == "993"
+        assert await ledger(runtime, team.team_id) == (993, 2)  # the opening top-up and the charge
+
+    async def test_a_get_that_tries_to_write_is_refused_and_charged_nothing(
+        self, client: httpx.AsyncClient, runtime: Runtime, team: TeamKey
+    ) -> None:
+        response = await client.get("/v1/probe/sneaky-write", headers=team.headers)
+        assert_error(response, 500, "internal_error")
+        assert response.headers["X-Credits-Used"] == "0"
+        assert await ledger(runtime, team.team_id) == (1000, 1)
+
+
+class TestOtherRequests:
+    async def test_the_write_and_the_debit_commit_together(
+        self, client: httpx.AsyncClient, runtime: Runtime, team: TeamKey
+    ) -> None:
+        response = await client.post("/v1/probe/write", headers=team.headers)
+        assert response.status_code == 200
+        assert await ledger(runtime, team.team_id) == (993, 2)
+        async with runtime.db.transaction(write=False) as session:
+            assert (await session.execute(select(Team.name))).scalar_one() == team.name + "!"
+
+    async def test_a_refusal_after_writing_rolls_back_the_write_and_charges_nothing(
+        self, client: httpx.AsyncClient, runtime: Runtime, team: TeamKey
+    ) -> None:
+        response = await client.post("/v1/probe/write", params={"fail": "true"}, headers=team.headers)
+        assert response.status_code == 409
+        assert response.headers["X-Credits-Used"] == "0"
+        assert await ledger(runtime, team.team_id) == (1000, 1)
+        async with runtime.db.transaction(write=False) as session:
+            assert (await session.execute(select(Team.name))).scalar_one() == team.name
