@@ -24,6 +24,7 @@ from reelscope.billing.prices import PRICES, Price, price_of
 from reelscope.contract import ContractRoute
 from reelscope.main import create_app
 from reelscope.rate_limit.features import FEATURE_LIMITS, feature_of
+from reelscope.reference import REQUIRED_BY_SERVICE
 from reelscope.runtime import Runtime
 from tests.conftest import MakeTeam
 
@@ -130,7 +131,11 @@ def route_parameters(route: APIRoute) -> dict[tuple[str, str], bool]:
         annotation = field.field_info.annotation
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
             for name, info in annotation.model_fields.items():
-                found[(info.alias or name, location)] = info.is_required()
+                # a field the service requires itself (to answer its own error code) is required too
+                by_service = isinstance(info.json_schema_extra, dict) and info.json_schema_extra.get(
+                    REQUIRED_BY_SERVICE
+                )
+                found[(info.alias or name, location)] = info.is_required() or bool(by_service)
         else:
             found[(field.alias, location)] = location == "path" or field.field_info.is_required()
     for parameter in (route.openapi_extra or {}).get("parameters", []):

@@ -240,6 +240,9 @@ def _limits_sentence(feature: str, limits: Limits) -> str:
     return f"**Rate limit** (`{feature}`, per API key): {', '.join(windows)}."
 
 
+REQUIRED_BY_SERVICE = "x-required"
+
+
 def _describe_contract(operation: dict[str, Any], route: APIRoute, method: str) -> None:
     price = price_of(route.name)
     feature = feature_of(route.name, route.path_format)
@@ -256,6 +259,10 @@ def _describe_contract(operation: dict[str, Any], route: APIRoute, method: str) 
     for parameter in parameters:
         if parameter.get("in") == "path":
             parameter["required"] = True  # OpenAPI: a path parameter is always required
+        # a query field the service requires itself, to answer its own error code when it is missing
+        # (e.g. §4.2's start_date/end_date → invalid_date_range), is still required (kit/schemas.py)
+        if parameter.get("schema", {}).pop(REQUIRED_BY_SERVICE, False):
+            parameter["required"] = True
     if method not in SAFE_METHODS:
         parameters.append(
             {

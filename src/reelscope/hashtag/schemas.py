@@ -13,9 +13,14 @@ class TopQuery(QueryModel):
     """§4.2 top list. Dates are strings here and checked by the service, so that a missing or bad date
     is 400 ``invalid_date_range`` (§7) rather than ``validation_error``; any other parameter is a 400."""
 
-    start_date: str | None = Field(default=None, description="YYYY-MM-DD, required: earliest post date")
+    # required, but checked by the service so that a missing one is invalid_date_range (reference.py)
+    start_date: str | None = Field(
+        default=None, description="YYYY-MM-DD: earliest post date", json_schema_extra={"x-required": True}
+    )
     end_date: str | None = Field(
-        default=None, description="YYYY-MM-DD, required: latest post date, at most 90 days after start_date"
+        default=None,
+        description="YYYY-MM-DD: latest post date, at most 90 days after start_date",
+        json_schema_extra={"x-required": True},
     )
     limit: LimitUpTo100 = Field(default=50, description="1 to 100, default 50; above 100 returns 100")
     page: int = Field(
