@@ -1,4 +1,4 @@
-"""The request contract on read-only routes (ADR 0011): handler in a read transaction, debits
+"""The request contract on safe requests (ADR 0011, 0019): the endpoint reads, debits are
 group-committed afterwards — with the same outcomes as the one-transaction contract (spec §7, §8)."""
 
 from __future__ import annotations
@@ -75,8 +75,8 @@ class TestReadOnlyContract:
     async def test_a_402_before_work_reports_the_balance_after_this_process_debits(
         self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam, clock: ManualClock
     ) -> None:
-        # the caller's kept balance stays as it was while only this process debits (kit/fast_reads.py):
-        # it may say "enough", but a 402 reports the balance as it is
+        # the caller's balance is read with the key on every request (kit/fast_reads.py): a 402 reports
+        # the balance as it is after this process's own debits
         team = await make_team(credits=20)
         body = assert_error(await client.get(DIGEST, headers=team.headers), 402, "insufficient_credits")
         assert body["remaining_credits"] == 20
@@ -92,9 +92,8 @@ class TestReadOnlyContract:
     async def test_a_team_this_process_drained_gets_its_402_before_any_work(
         self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam
     ) -> None:
-        # the caller's kept balance is lowered to what this process's debits left (kit/fast_reads.py):
-        # the next request is refused before its handler runs, so even bad input is a 402, as for a
-        # balance read afresh, and the count is given back (§8.1)
+        # the balance is read afresh with the caller (kit/fast_reads.py): the next request is refused
+        # before its handler runs, so even bad input is a 402, and the count is given back (§8.1)
         team = await make_team(credits=25)
         served = await client.get(DIGEST, headers=team.headers)
         assert served.status_code == 200 and served.headers["X-Credits-Remaining"] == "0"
@@ -145,8 +144,8 @@ class TestReadOnlyContract:
     async def test_each_debit_writes_its_own_ledger_row(
         self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam, clock: ManualClock
     ) -> None:
-        # on SQLite these rows are written in plain SQL (billing/debits.py, ADR 0014): read back through
-        # the ORM they must be what billing.service.charge writes
+        # on SQLite these rows are written by the debit writer's own connection (billing/debits.py): read
+        # back through the ORM they must be what billing.service.charge writes
         team = await make_team(credits=1_000)
         first = await make_team(credits=1_000)
         responses = await asyncio.gather(
@@ -186,8 +185,8 @@ class TestReadOnlyContract:
     async def test_a_debit_waits_for_another_process_writer(
         self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam
     ) -> None:
-        # another process holds SQLite's write lock: the inline attempt fails at once and the batch
-        # waits on the writer's thread (billing/debits.py); the response comes after that commit
+        # another process holds SQLite's write lock: the attempt on the loop fails at once and the batch
+        # waits on aiosqlite's thread (billing/debits.py); the response comes after that commit
         team = await make_team(credits=1_000)
         assert runtime.db.sqlite_file is not None
         other = sqlite3.connect(runtime.db.sqlite_file, isolation_level=None)
