@@ -136,27 +136,17 @@ def create_database(url: str, *, echo: bool = False) -> Database:
     else:
         kwargs.update(pool_size=20, max_overflow=20, pool_timeout=60, pool_pre_ping=True)
     engine = create_async_engine(url, **kwargs)
-    if not is_sqlite:
-        read_engine = engine.execution_options(**{READ_ONLY_OPTION: True})
-        _refuse_writes(engine)
-        return Database(
-            engine=engine,
-            read=async_sessionmaker(read_engine, expire_on_commit=False),
-            write=async_sessionmaker(engine, expire_on_commit=False),
-            fast=EngineFastReads(engine),
-        )
-    _configure_sqlite(engine, begin=_begin_through_sqlalchemy)
-    write_engine = engine.execution_options(sqlite_begin="IMMEDIATE")
-    if file is None:  # in memory: one connection, no second engine
-        read_engine = engine.execution_options(**{READ_ONLY_OPTION: True})
-        _refuse_writes(engine)
-        return Database(
-            engine=engine,
-            read=async_sessionmaker(read_engine, expire_on_commit=False),
-            write=async_sessionmaker(write_engine, expire_on_commit=False),
-            fast=EngineFastReads(engine),
-        )
+    if is_sqlite:
+        _configure_sqlite(engine, begin=_begin_through_sqlalchemy)
     _refuse_writes(engine)
+    read_on_engine = async_sessionmaker(
+        engine.execution_options(**{READ_ONLY_OPTION: True}), expire_on_commit=False
+    )
+    write = async_sessionmaker(
+        engine.execution_options(sqlite_begin="IMMEDIATE") if is_sqlite else engine, expire_on_commit=False
+    )
+    if file is None:  # PostgreSQL, or SQLite in memory (one connection): one engine for everything
+        return Database(engine=engine, read=read_on_engine, write=write, fast=EngineFastReads(engine))
     inline_url = f"{sqlite_inline.NAME}:///{file}"
     # readers keep a busy timeout only for WAL-index recovery after a crash, the one time they wait
     reader = create_async_engine(
@@ -172,11 +162,9 @@ def create_database(url: str, *, echo: bool = False) -> Database:
     return Database(
         engine=engine,
         read=async_sessionmaker(reader.execution_options(**{READ_ONLY_OPTION: True}), expire_on_commit=False),
-        write=async_sessionmaker(write_engine, expire_on_commit=False),
+        write=write,
         fast=SqliteFastReads(file),
-        read_off_loop=async_sessionmaker(
-            engine.execution_options(**{READ_ONLY_OPTION: True}), expire_on_commit=False
-        ),
+        read_off_loop=read_on_engine,
         write_now=now_writer.execution_options(sqlite_begin="IMMEDIATE"),
         sqlite_file=file,
         others=(reader,),
