@@ -23,9 +23,11 @@ import pytest
 from reelscope.catalog import service as catalog_service
 from reelscope.catalog.service import catalog_id
 from reelscope.collectors.base import CreatorRecord, SoundRecord, UsagePoint, VideoRecord
+from reelscope.config import Settings
 from reelscope.kit.clock import ManualClock
 from reelscope.kit.platforms import Platform
-from reelscope.runtime import Runtime
+from reelscope.main import create_app
+from reelscope.runtime import Runtime, build_runtime
 from tests.catalog_builders import ingest, video
 from tests.conftest import MakeTeam, TeamKey
 from tests.kit.test_errors import assert_error
@@ -174,6 +176,27 @@ class TestGetSound:
         plain = await client.get(f"/v1/sounds/{catalog.a}", headers=team.headers)
         assert_charged(plain, "0.05", 5)
         assert plain.json()["data"]["track_resolution"] == track
+
+    async def test_a_resolution_survives_a_restart(
+        self,
+        client: httpx.AsyncClient,
+        team: TeamKey,
+        catalog: Catalog,
+        settings: Settings,
+        clock: ManualClock,
+    ) -> None:
+        params = {"resolve": "true"}
+        assert_charged(
+            await client.get(f"/v1/sounds/{catalog.a}", params=params, headers=team.headers), "0.15", 15
+        )
+        restarted = build_runtime(settings, clock)
+        transport = httpx.ASGITransport(app=create_app(runtime=restarted), client=("203.0.113.8", 50000))
+        try:
+            async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as other:
+                response = await other.get(f"/v1/sounds/{catalog.a}", params=params, headers=team.headers)
+                assert_charged(response, "0.05", 5)
+        finally:
+            await restarted.close()
 
     async def test_a_resolution_made_by_one_team_is_cached_for_another(
         self, client: httpx.AsyncClient, make_team: MakeTeam, catalog: Catalog
