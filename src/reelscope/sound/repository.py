@@ -33,7 +33,7 @@ _SOUND_COLUMNS = (
 )
 
 
-def _counts(now: datetime) -> Any:
+def _counts(now: datetime, videos: ColumnElement[bool] | None) -> Any:
     def posted_since(days: int) -> ColumnElement[int]:
         return func.coalesce(
             func.sum(case((Video.published_at >= now - timedelta(days=days), 1), else_=0)), 0
@@ -47,15 +47,18 @@ def _counts(now: datetime) -> Any:
             posted_since(30).label("videos_30d"),
             posted_since(90).label("videos_90d"),
         )
-        .where(Video.sound_id.is_not(None))
+        .where(Video.sound_id.is_not(None) if videos is None else videos)
         .group_by(Video.sound_id)
         .subquery("counts")
     )
 
 
-def _with_counts(now: datetime, *, inner: bool) -> tuple[Select[*tuple[Any, ...]], Any]:
-    """Sounds with their counts (zero for a sound no catalog video uses, unless ``inner``)."""
-    counts = _counts(now)
+def _with_counts(
+    now: datetime, *, inner: bool, videos: ColumnElement[bool] | None = None
+) -> tuple[Select[*tuple[Any, ...]], Any]:
+    """Sounds with their counts (zero for a sound no catalog video uses, unless ``inner``); ``videos``
+    narrows the counted videos to the sounds asked for, so the aggregate does not cover the catalog."""
+    counts = _counts(now, videos)
     columns = [
         func.coalesce(counts.c[name], 0).label(name)
         for name in ("video_count", "videos_7d", "videos_30d", "videos_90d")
@@ -79,7 +82,7 @@ async def _page(
 
 
 async def get_sound(session: AsyncSession, sound_id: str, now: datetime) -> Any | None:
-    stmt, _ = _with_counts(now, inner=False)
+    stmt, _ = _with_counts(now, inner=False, videos=Video.sound_id == sound_id)
     return (await session.execute(stmt.where(Sound.id == sound_id))).one_or_none()
 
 
@@ -181,8 +184,7 @@ async def creator_sounds(
 ) -> tuple[Sequence[Any], int]:
     """Sounds used in the creator's catalog videos, the most used in the catalog first."""
     used = select(Video.sound_id).where(Video.creator_id == creator_id, Video.sound_id.is_not(None))
-    stmt, counts = _with_counts(now, inner=True)
-    stmt = stmt.where(Sound.id.in_(used))
+    stmt, counts = _with_counts(now, inner=True, videos=Video.sound_id.in_(used))
     return await _page(session, stmt, [counts.c.video_count.desc(), Sound.id], limit, offset)
 
 
