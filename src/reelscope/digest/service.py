@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 
 from reelscope.digest import repository
+from reelscope.digest.schemas import VideoOut as VideoOut
 from reelscope.kit.caches import ReadCaches
 from reelscope.kit.db import Database
 from reelscope.kit.ids import new_id
@@ -58,7 +59,8 @@ def _sound(row: Any) -> dict[str, Any] | None:
 
 
 def render(row: Any) -> dict[str, Any]:
-    """A catalog row as the 24 fields of §2.1."""
+    """A catalog row as the 24 fields of §2.1 (the shape of ``VideoOut``, which families listing videos
+    take from here: a family reaches another through its service module)."""
     return {
         "id": row.id,
         "external_id": row.external_id,

@@ -59,6 +59,14 @@ OPERATION_FEATURES: dict[str, str] = {
     "retry_webhook_delivery": "default",
     "send_webhook_test": "default",
     "list_webhook_deliveries": "default",
+    # §4.7 sounds
+    "get_sound": "default",
+    "get_sound_usage_history": "default",
+    "search_sounds": "default",
+    "list_trending_sounds": "default",
+    "list_breakout_sounds": "default",
+    "list_sound_videos": "default",
+    "list_creator_sounds": "default",
 }
 
 

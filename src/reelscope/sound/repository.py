@@ -1,0 +1,216 @@
+"""SQL of the sound family: sounds with counts of their catalog videos, usage history, resolutions.
+
+Counts come from one aggregate over ``videos`` grouped by ``sound_id`` (``ix_videos_sound_id``), joined
+to ``sounds``; every statement is plain SQLAlchemy Core that reads the same on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Float, Select, and_, case, cast, func, literal, or_, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.elements import ColumnElement
+
+from reelscope.models import Creator, Sound, SoundResolution, SoundUsage, Video
+
+_SOUND_COLUMNS = (
+    Sound.id,
+    Sound.title,
+    Sound.duration,
+    Sound.platform,
+    Sound.cover_url,
+    Sound.is_original,
+    Sound.usage_count,
+    Sound.owner_handle,
+    Sound.owner_nickname,
+    Sound.is_commerce_music,
+    Sound.first_seen_at,
+    Sound.updated_at,
+)
+
+
+def _counts(now: datetime, videos: ColumnElement[bool] | None) -> Any:
+    def posted_since(days: int) -> ColumnElement[int]:
+        return func.coalesce(
+            func.sum(case((Video.published_at >= now - timedelta(days=days), 1), else_=0)), 0
+        )
+
+    return (
+        select(
+            Video.sound_id.label("sound_id"),
+            func.count().label("video_count"),
+            posted_since(7).label("videos_7d"),
+            posted_since(30).label("videos_30d"),
+            posted_since(90).label("videos_90d"),
+        )
+        .where(Video.sound_id.is_not(None) if videos is None else videos)
+        .group_by(Video.sound_id)
+        .subquery("counts")
+    )
+
+
+def _with_counts(
+    now: datetime, *, inner: bool, videos: ColumnElement[bool] | None = None
+) -> tuple[Select[*tuple[Any, ...]], Any]:
+    """Sounds with their counts (zero for a sound no catalog video uses, unless ``inner``); ``videos``
+    narrows the counted videos to the sounds asked for, so the aggregate does not cover the catalog."""
+    counts = _counts(now, videos)
+    columns = [
+        func.coalesce(counts.c[name], 0).label(name)
+        for name in ("video_count", "videos_7d", "videos_30d", "videos_90d")
+    ]
+    stmt: Select[*tuple[Any, ...]] = select(*_SOUND_COLUMNS, *columns).join_from(
+        Sound, counts, counts.c.sound_id == Sound.id, isouter=not inner
+    )
+    return stmt, counts
+
+
+async def _page(
+    session: AsyncSession,
+    stmt: Select[*tuple[Any, ...]],
+    order_by: Sequence[Any],
+    limit: int,
+    offset: int,
+) -> tuple[Sequence[Any], int]:
+    total = (await session.execute(select(func.count()).select_from(stmt.subquery()))).scalar_one()
+    rows = (await session.execute(stmt.order_by(*order_by).limit(limit).offset(offset))).all()
+    return rows, int(total)
+
+
+async def get_sound(session: AsyncSession, sound_id: str, now: datetime) -> Any | None:
+    stmt, _ = _with_counts(now, inner=False, videos=Video.sound_id == sound_id)
+    return (await session.execute(stmt.where(Sound.id == sound_id))).one_or_none()
+
+
+async def sound_exists(session: AsyncSession, sound_id: str) -> bool:
+    return (await session.execute(select(literal(1)).where(Sound.id == sound_id))).first() is not None
+
+
+async def get_resolution(session: AsyncSession, sound_id: str) -> SoundResolution | None:
+    return await session.get(SoundResolution, sound_id)
+
+
+async def add_resolution(session: AsyncSession, row: dict[str, Any]) -> bool:
+    """Insert a resolution unless the sound has one; whether this insert made it."""
+    dialect = session.get_bind().dialect.name
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    stmt = insert(SoundResolution).values(**row).on_conflict_do_nothing(index_elements=["sound_id"])
+    result = await session.execute(stmt)
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+async def usage_history(session: AsyncSession, sound_id: str, since: datetime) -> Sequence[Any]:
+    stmt = (
+        select(SoundUsage.at, SoundUsage.usage_count)
+        .where(SoundUsage.sound_id == sound_id, SoundUsage.at >= since)
+        .order_by(SoundUsage.at)
+    )
+    return (await session.execute(stmt)).all()
+
+
+def _like(pattern: str) -> str:
+    """A LIKE pattern for a substring, with LIKE's own wildcards taken literally."""
+    escaped = pattern.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+async def search(
+    session: AsyncSession, q: str, now: datetime, limit: int, offset: int
+) -> tuple[Sequence[Any], int]:
+    """Sounds whose title, owner handle or owner nickname contains ``q``, case-insensitively; most used
+    on the platform first. A LIKE scan for now (full-text indexes remain, issue 19)."""
+    pattern = _like(q)
+    matches = or_(
+        *(
+            func.lower(column).like(pattern, escape="\\")
+            for column in (Sound.title, Sound.owner_handle, Sound.owner_nickname)
+        )
+    )
+    stmt, _ = _with_counts(now, inner=False)
+    order = (Sound.usage_count.is_(None), Sound.usage_count.desc(), Sound.id)
+    return await _page(session, stmt.where(matches), order, limit, offset)
+
+
+async def trending(
+    session: AsyncSession, now: datetime, sort: str, platform: str | None, limit: int, offset: int
+) -> tuple[Sequence[Any], int]:
+    """Sounds used by catalog videos posted in the last 30 days, by ``sort`` descending (ties by the
+    7-day count, then id)."""
+    stmt, counts = _with_counts(now, inner=True)
+    stmt = stmt.where(counts.c.videos_30d > 0)
+    if platform is not None:
+        stmt = stmt.where(Sound.platform == platform)
+    if sort == "usage_count":
+        key: list[Any] = [Sound.usage_count.is_(None), Sound.usage_count.desc()]
+    else:
+        key = [counts.c[sort].desc()]
+    return await _page(session, stmt, [*key, counts.c.videos_7d.desc(), Sound.id], limit, offset)
+
+
+async def breakout(
+    session: AsyncSession,
+    now: datetime,
+    min_recent: int,
+    min_baseline: int,
+    platform: str | None,
+    limit: int,
+    offset: int,
+) -> tuple[Sequence[Any], int]:
+    """Sounds with at least ``min_recent`` videos in 7 days and ``min_baseline`` in 90, by score
+    videos_7d x (videos_7d / videos_90d) descending (ties by the 7-day count, then id)."""
+    stmt, counts = _with_counts(now, inner=True)
+    score = (cast(counts.c.videos_7d, Float) * counts.c.videos_7d / counts.c.videos_90d).label(
+        "breakout_score"
+    )
+    stmt = stmt.add_columns(score).where(
+        and_(counts.c.videos_7d >= min_recent, counts.c.videos_90d >= min_baseline)
+    )
+    if platform is not None:
+        stmt = stmt.where(Sound.platform == platform)
+    return await _page(session, stmt, [score.desc(), counts.c.videos_7d.desc(), Sound.id], limit, offset)
+
+
+async def find_creator_id(session: AsyncSession, platform: str, handle_key: str) -> str | None:
+    stmt = select(Creator.id).where(Creator.platform == platform, Creator.handle_key == handle_key)
+    return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def creator_sounds(
+    session: AsyncSession, creator_id: str, now: datetime, limit: int, offset: int
+) -> tuple[Sequence[Any], int]:
+    """Sounds used in the creator's catalog videos, the most used in the catalog first."""
+    used = select(Video.sound_id).where(Video.creator_id == creator_id, Video.sound_id.is_not(None))
+    stmt, counts = _with_counts(now, inner=True, videos=Video.sound_id.in_(used))
+    return await _page(session, stmt, [counts.c.video_count.desc(), Sound.id], limit, offset)
+
+
+# the sound columns under the names digest_service.render reads (§2.1's embedded §2.2 object)
+_VIDEO_SOUND_COLUMNS = (
+    Sound.id.label("sound_id"),
+    Sound.title.label("sound_title"),
+    Sound.duration.label("sound_duration"),
+    Sound.platform.label("sound_platform"),
+    Sound.cover_url.label("sound_cover_url"),
+    Sound.is_original.label("sound_is_original"),
+    Sound.usage_count.label("sound_usage_count"),
+    Sound.owner_handle.label("sound_owner_handle"),
+    Sound.owner_nickname.label("sound_owner_nickname"),
+    Sound.is_commerce_music.label("sound_is_commerce_music"),
+)
+
+
+async def sound_videos(
+    session: AsyncSession, sound_id: str, limit: int, offset: int
+) -> tuple[Sequence[Any], int]:
+    """The catalog videos using the sound, most viewed first (ties by id)."""
+    video_columns = [c for c in Video.__table__.c if c.name != "sound_id"]
+    stmt = (
+        select(*video_columns, *_VIDEO_SOUND_COLUMNS)
+        .join(Sound, Sound.id == Video.sound_id)
+        .where(Video.sound_id == sound_id)
+    )
+    return await _page(session, stmt, [Video.views.desc(), Video.id], limit, offset)
