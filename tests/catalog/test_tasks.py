@@ -6,9 +6,10 @@ from datetime import timedelta
 
 from sqlalchemy import func, select
 
+from reelscope.catalog import hooks as catalog_hooks
 from reelscope.catalog import tasks as catalog_tasks
 from reelscope.kit.clock import ManualClock
-from reelscope.models import Video
+from reelscope.models import DigestList, Video
 from reelscope.runtime import Runtime
 from reelscope.worker.context import TaskContext
 
@@ -45,3 +46,31 @@ class TestCollectTask:
         clock.advance(timedelta(hours=1))
         result = await catalog_tasks.refresh_stats(task_context)
         assert result["refreshed"] > 0 and result["failed"] == 0
+
+
+class TestAfterChangeHooks:
+    async def test_collection_refreshes_the_digests_through_the_hook(
+        self, runtime: Runtime, task_context: TaskContext
+    ) -> None:
+        # the digest family registers its refresh with the catalog (digest/tasks.py); the catalog itself
+        # imports no consumer (catalog/hooks.py)
+        from reelscope.digest import tasks as digest_tasks
+
+        assert digest_tasks.refresh_after_catalog_change in catalog_hooks._hooks
+        result = await catalog_tasks.collect(task_context)
+        assert result["videos"] > 0
+        async with runtime.db.transaction(write=False) as session:
+            scopes = set((await session.execute(select(DigestList.scope))).scalars())
+        assert scopes == {"all", "youtube", "tiktok", "instagram"}
+
+    def test_the_catalog_imports_no_family_that_reads_it(self) -> None:
+        import ast
+        from pathlib import Path
+
+        import reelscope.catalog
+
+        consumers = ("reelscope.digest", "reelscope.hashtag", "reelscope.trend", "reelscope.sound")
+        for path in Path(reelscope.catalog.__file__).parent.glob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    assert not node.module.startswith(consumers), (path.name, node.module)
