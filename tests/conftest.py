@@ -7,6 +7,7 @@ Backends: tests run on SQLite and the in-memory limiter by default. A test or mo
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,8 +27,11 @@ from tests.fixtures.services import TEST_DATABASE_URL, TEST_REDIS_URL, require_p
 
 START = datetime(2026, 11, 21, 12, 0, 30, tzinfo=UTC)
 
-# the job engine fixtures: jobs, queue_backend, task_context and the all_queues marker
+# the job engine fixtures: jobs, queue_backend, task_context and the all_queues marker; and how
+# `make test` shares the tests among its pytest-xdist workers
 pytest_plugins = ["tests.fixtures.jobs"]
+if importlib.util.find_spec("xdist") is not None:
+    pytest_plugins.append("tests.fixtures.scheduling")
 
 
 def pytest_configure(config: pytest.Config) -> None:
