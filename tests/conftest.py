@@ -15,6 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+import structlog
 
 from reelscope import models  # noqa: F401
 from reelscope.auth import service as auth_service
@@ -35,6 +36,16 @@ if importlib.util.find_spec("xdist") is not None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # structlog, unconfigured in tests, renders a logged exception with rich (syntax-highlighted source
+    # and every frame's locals): 3-6 s for each 500 a test provokes, and a property test provokes dozens.
+    # Its default processors stay; only the traceback is plain text, as `configure_logging` logs it.
+    *processors, _rich = structlog.get_config()["processors"]
+    structlog.configure(
+        processors=[
+            *processors,
+            structlog.dev.ConsoleRenderer(exception_formatter=structlog.dev.plain_traceback),
+        ]
+    )
     config.addinivalue_line("markers", "both_databases: run on SQLite and on PostgreSQL")
     config.addinivalue_line("markers", "both_limiters: run with the in-memory and the Redis limiter")
 
