@@ -29,7 +29,7 @@ test: $(STAMP_DEV)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n 2 --dist loadgroup --durations=15
 
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check --fix src tests benchmarks

@@ -7,33 +7,45 @@ Backends: tests run on SQLite and the in-memory limiter by default. A test or mo
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+import importlib.util
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
+import structlog
 
 from reelscope import models  # noqa: F401
 from reelscope.auth import service as auth_service
 from reelscope.config import Settings
 from reelscope.kit.clock import ManualClock
-from reelscope.kit.db import Base
 from reelscope.main import create_app
 from reelscope.runtime import Runtime, build_runtime
+from tests.fixtures.databases import PostgresDatabase, build_sqlite_template, copy_sqlite
 from tests.fixtures.services import TEST_DATABASE_URL, TEST_REDIS_URL, require_postgres, require_redis
 
 START = datetime(2026, 11, 21, 12, 0, 30, tzinfo=UTC)
 
-# the job engine fixtures: jobs, queue_backend, task_context and the all_queues marker
+# the job engine fixtures: jobs, queue_backend, task_context and the all_queues marker; and how
+# `make test` shares the tests among its pytest-xdist workers
 pytest_plugins = ["tests.fixtures.jobs"]
+if importlib.util.find_spec("xdist") is not None:
+    pytest_plugins.append("tests.fixtures.scheduling")
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # structlog, unconfigured in tests, renders a logged exception with rich (syntax-highlighted source
+    # and every frame's locals): 3-6 s for each 500 a test provokes, and a property test provokes dozens.
+    # Its default processors stay; only the traceback is plain text, as `configure_logging` logs it.
+    *processors, _rich = structlog.get_config()["processors"]
+    structlog.configure(
+        processors=[
+            *processors,
+            structlog.dev.ConsoleRenderer(exception_formatter=structlog.dev.plain_traceback),
+        ]
+    )
     config.addinivalue_line("markers", "both_databases: run on SQLite and on PostgreSQL")
     config.addinivalue_line("markers", "both_limiters: run with the in-memory and the Redis limiter")
 
@@ -59,31 +71,29 @@ def limiter_backend(request: pytest.FixtureRequest) -> str:
     return str(getattr(request, "param", "memory"))
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file with the whole schema, built once per session (per xdist worker)."""
+    return build_sqlite_template(tmp_path_factory.mktemp("schema"))
+
+
+@pytest.fixture(scope="session")
+def postgres_database(request: pytest.FixtureRequest) -> Iterator[PostgresDatabase]:
+    """This session's PostgreSQL database, created on first use (tests/fixtures/databases.py)."""
+    database = PostgresDatabase(TEST_DATABASE_URL, request.config.rootpath)
+    yield database
+    database.drop()
+
+
 @pytest.fixture
-async def database_url(backend: str, tmp_path: Path) -> AsyncIterator[str]:
+async def database_url(
+    backend: str, tmp_path: Path, sqlite_template: Path, postgres_database: PostgresDatabase
+) -> str:
     """A fresh, empty database with the whole schema."""
     if backend == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 'reelscope.db'}"
-        engine = create_async_engine(url)
-        async with engine.begin() as conn:
-            await conn.run_sync(Base.metadata.create_all)
-        await engine.dispose()
-        yield url
-        return
+        return copy_sqlite(sqlite_template, tmp_path)
     require_postgres()
-    name = f"reelscope_test_{uuid.uuid4().hex[:12]}"
-    admin = create_async_engine(TEST_DATABASE_URL, isolation_level="AUTOCOMMIT")
-    async with admin.connect() as conn:
-        await conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = TEST_DATABASE_URL.rsplit("/", 1)[0] + f"/{name}"
-    engine = create_async_engine(url)
-    async with engine.begin() as conn:
-        await conn.run_sync(Base.metadata.create_all)
-    await engine.dispose()
-    yield url
-    async with admin.connect() as conn:
-        await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    await admin.dispose()
+    return await postgres_database.fresh()
 
 
 @pytest.fixture

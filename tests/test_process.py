@@ -43,8 +43,12 @@ def wait_until_up(base: str, proc: subprocess.Popen[str], deadline_s: float = 30
     raise AssertionError("server did not come up")
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, dict[str, str], Path]]:
+@pytest.fixture(scope="class")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str], Path]]:
+    """One first start shared by the class's tests (a first start takes 40-90 s): each test reads only
+    what it made itself, or what the first start made and nothing else changes (the demo team). Under
+    pytest-xdist the class runs on one worker (tests/fixtures/scheduling.py)."""
+    tmp_path = tmp_path_factory.mktemp("serve")
     port = free_port()
     env = {
         **os.environ,

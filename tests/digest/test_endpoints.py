@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import httpx
 import pytest
@@ -18,8 +19,9 @@ from reelscope.models import Video
 from reelscope.runtime import Runtime
 from reelscope.worker import TaskContext
 from reelscope.worker.engine import JobEngine
-from tests.catalog_builders import collect_sandbox, ingest, video
-from tests.conftest import TeamKey
+from tests.catalog_builders import build_sandbox_template, collect_sandbox, ingest, video
+from tests.conftest import START, TeamKey
+from tests.fixtures.databases import copy_sqlite
 from tests.kit.test_errors import assert_error
 
 VIDEO_FIELDS = {
@@ -51,9 +53,25 @@ async def own_top(runtime: Runtime, clock: ManualClock, platform: str | None, li
         )
 
 
+@pytest.fixture(scope="session")
+def sandbox_catalog(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sandbox's last 3 days at START on SQLite, collected once per session."""
+    return build_sandbox_template(sqlite_template, tmp_path_factory.mktemp("digest") / "sandbox.db", START, 3)
+
+
 @pytest.fixture
-async def sandbox(runtime: Runtime, clock: ManualClock) -> None:
-    await collect_sandbox(runtime, clock, days=3)
+def database_url(database_url: str, backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """On SQLite a test that uses ``sandbox`` starts on its own copy of the collected catalog."""
+    if backend == "sqlite" and "sandbox" in request.fixturenames:
+        return copy_sqlite(request.getfixturevalue("sandbox_catalog"), tmp_path)
+    return database_url
+
+
+@pytest.fixture
+async def sandbox(runtime: Runtime, clock: ManualClock, backend: str) -> None:
+    assert clock.now() == START  # what the copied catalog was collected at
+    if backend != "sqlite":  # on SQLite the database is a copy of the collected catalog (database_url)
+        await collect_sandbox(runtime, clock, days=3)
     await refresh(runtime, clock)
 
 

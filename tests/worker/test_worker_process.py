@@ -14,7 +14,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +88,28 @@ async def side(env: dict[str, str]) -> AsyncIterator[tuple[Database, JobEngine, 
     yield database, engine, team_id
     await asyncio.to_thread(engine.close)
     await database.dispose()
+
+
+@pytest.fixture
+def small_catalog(env: dict[str, str], tmp_path: Path) -> None:
+    """One video in the catalog, ingested as an operator would, so serve's first start skips the 14-day
+    backfill of an empty catalog and its trend runs cover one video: 60-80 s of CPU that the consumer
+    test does not look at. (tests/test_process.py covers a real first start of an empty data dir.)"""
+    posted = datetime.now(UTC) - timedelta(hours=2)
+    record = {
+        "record": "video",
+        "platform": "tiktok",
+        "external_id": "7432109876543210987",
+        "url": "https://www.tiktok.com/@crumblab/video/7432109876543210987",
+        "published_at": posted.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "views": 1000,
+        "hashtags": ["#sourdough"],
+    }
+    file = tmp_path / "one-video.jsonl"
+    file.write_text(json.dumps(record) + "\n")
+    subprocess.run(
+        [str(BIN / "reelscope"), "ingest", str(file)], env=env, capture_output=True, text=True, check=True
+    )
 
 
 def start(command: str, env: dict[str, str], log: Path) -> subprocess.Popen[str]:
@@ -175,6 +197,7 @@ class TestWorkerKilledMidJob:
             assert await billing_service.balance(session, team_id) == 1
 
 
+@pytest.mark.usefixtures("small_catalog")
 class TestServeRunsJobs:
     async def test_serve_runs_queued_jobs_and_stops_cleanly_on_ctrl_c(
         self, env: dict[str, str], side: tuple[Database, JobEngine, str], tmp_path: Path
