@@ -152,8 +152,10 @@ def create_database(url: str, *, echo: bool = False) -> Database:
     reader = create_async_engine(
         inline_url, echo=echo, connect_args={"timeout": 5}, pool_size=32, max_overflow=32, pool_timeout=60
     )
-    _configure_sqlite(reader, begin=_each_statement_its_own_snapshot)
-    _refuse_writes(reader)
+    # no BEGIN: each statement reads its own snapshot of the latest commit, as under PostgreSQL's
+    # default READ COMMITTED, and nothing holds a WAL snapshot between a request's statements; SQLite
+    # itself refuses writes on these connections (query_only), at no cost per statement
+    _configure_sqlite(reader, begin=None, query_only=True)
     # fails at once when the lock is taken: the loop must never wait for it
     now_writer = create_engine(
         f"sqlite:///{file}", echo=echo, connect_args={"timeout": 0, "check_same_thread": False}, pool_size=2
@@ -161,7 +163,7 @@ def create_database(url: str, *, echo: bool = False) -> Database:
     _configure_sqlite(now_writer, begin=_begin_on_driver)
     return Database(
         engine=engine,
-        read=async_sessionmaker(reader.execution_options(**{READ_ONLY_OPTION: True}), expire_on_commit=False),
+        read=async_sessionmaker(reader, expire_on_commit=False),
         write=write,
         fast=SqliteFastReads(file),
         read_off_loop=read_on_engine,
@@ -192,12 +194,6 @@ def _begin_through_sqlalchemy(connection: Any, mode: str) -> None:
     connection.exec_driver_sql(f"BEGIN {mode}")
 
 
-def _each_statement_its_own_snapshot(_connection: Any, _mode: str) -> None:
-    """Read sessions on the loop open no SQLite transaction: each statement reads its own snapshot of
-    the latest commit, as under PostgreSQL's default READ COMMITTED, and nothing holds a WAL snapshot
-    between the statements of a request."""
-
-
 def _begin_on_driver(connection: Any, mode: str) -> None:
     # the inline driver runs statements at once, so BEGIN skips SQLAlchemy's execution machinery
     try:
@@ -208,7 +204,11 @@ def _begin_on_driver(connection: Any, mode: str) -> None:
         raise
 
 
-def _configure_sqlite(engine: AsyncEngine | Engine, *, begin: Callable[[Any, str], None]) -> None:
+def _configure_sqlite(
+    engine: AsyncEngine | Engine, *, begin: Callable[[Any, str], None] | None, query_only: bool = False
+) -> None:
+    """The settings of every SQLite connection; ``begin`` emits BEGIN (None: statements autocommit);
+    ``query_only`` makes SQLite itself refuse any write on the connection."""
     sync_engine = engine.sync_engine if isinstance(engine, AsyncEngine) else engine
 
     @event.listens_for(sync_engine, "connect")
@@ -219,7 +219,12 @@ def _configure_sqlite(engine: AsyncEngine | Engine, *, begin: Callable[[Any, str
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
+        if query_only:
+            cursor.execute("PRAGMA query_only=ON")
         cursor.close()
+
+    if begin is None:
+        return
 
     @event.listens_for(sync_engine, "begin")
     def _on_begin(connection: Any) -> None:

@@ -8,10 +8,11 @@ so a read transaction can run to completion on the loop's own thread; this diale
 ``AsyncSession`` do exactly that: it is the stock ``pysqlite`` dialect declared async, whose cursor
 runs each statement at once.
 
-What must not run here: anything that can wait for SQLite's write lock (``BEGIN IMMEDIATE``) on a
-busy-timeout, which would stop the loop. ``kit/db.py`` uses this dialect for read sessions (busy
-timeout kept for the rare WAL-index recovery) and for the debit writer's ``write_now`` sessions (busy
-timeout 0: it fails at once and the caller waits elsewhere); writes that may wait use ``aiosqlite``.
+What must not run here: anything that can wait for SQLite's write lock on a busy timeout, which would
+stop the loop. ``kit/db.py`` uses this dialect for read sessions only: their connections are
+``query_only`` (SQLite refuses writes) and keep a short busy timeout for the rare WAL-index recovery.
+Writes that may wait use ``aiosqlite``; the debit writer's fast path is a plain synchronous engine that
+fails at once instead (``Database.write_now``).
 """
 
 from __future__ import annotations
@@ -23,13 +24,8 @@ from sqlalchemy import pool
 from sqlalchemy.dialects import registry
 from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 from sqlalchemy.engine import URL
-from sqlalchemy.util.concurrency import await_
 
 NAME = "sqlite+inline"
-
-
-async def _ready() -> None:
-    return None
 
 
 class InlineCursor(sqlite3.Cursor):
@@ -59,19 +55,8 @@ class InlineSQLiteDialect(SQLiteDialect_pysqlite):
         kwargs.update(factory=InlineConnection, check_same_thread=False)
         return args, kwargs
 
-    # ``AsyncConnection.execute`` checks that its call awaited something; an already finished
-    # coroutine satisfies it without giving the loop a turn
-    def do_execute(self, cursor: Any, statement: str, parameters: Any, context: Any = None) -> None:
-        await_(_ready())
-        cursor.execute(statement, parameters)
-
-    def do_execute_no_params(self, cursor: Any, statement: str, context: Any = None) -> None:
-        await_(_ready())
-        cursor.execute(statement)
-
-    def do_executemany(self, cursor: Any, statement: str, parameters: Any, context: Any = None) -> None:
-        await_(_ready())
-        cursor.executemany(statement, parameters)
+    # ``AsyncConnection.execute`` (not the session) checks that its call awaited something: the engine
+    # is used through sessions only (kit/db.py), so statements run with no await at all
 
 
 registry.register("sqlite.inline", __name__, "InlineSQLiteDialect")
