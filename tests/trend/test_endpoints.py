@@ -113,6 +113,21 @@ class TestList:
                 await client.get("/v1/trends", params=params, headers=team.headers), 400, "invalid_date_range"
             )
 
+    @pytest.mark.parametrize(
+        "params",
+        [
+            {"end_date": "9999-12-31"},
+            {"start_date": "0001-01-01T00:00:00+14:00"},
+            {"start_date": "0001-01-01"},
+        ],
+    )
+    async def test_dates_beyond_the_calendar_in_utc_are_400_not_500(
+        self, client: httpx.AsyncClient, team: TeamKey, regions: None, params: dict[str, str]
+    ) -> None:
+        response = await client.get("/v1/trends", params=params, headers=team.headers)
+        assert_error(response, 400, "invalid_date_range")
+        assert response.headers["X-Credits-Used"] == "0"
+
     async def test_window_selects_local_days(
         self, client: httpx.AsyncClient, team: TeamKey, run_trends: RunTrends, clock: ManualClock
     ) -> None:
