@@ -118,7 +118,6 @@ class TestList:
         [
             {"end_date": "9999-12-31"},
             {"start_date": "0001-01-01T00:00:00+14:00"},
-            {"start_date": "0001-01-01"},
         ],
     )
     async def test_dates_beyond_the_calendar_in_utc_are_400_not_500(
