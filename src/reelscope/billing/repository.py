@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, Table, bindparam, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from reelscope.kit.driver_sql import DriverStatement
 from reelscope.kit.ids import new_ordered_id
 from reelscope.models import LedgerEntry, Team
 
@@ -43,7 +44,15 @@ _REFILL = (
     .values(credits=_teams.c.credits + _teams.c.auto_topup_amount, auto_topup_last_at=bindparam("at"))
     .returning(_teams.c.auto_topup_amount, _teams.c.credits)
 )
-_LEDGER = insert(LedgerEntry)
+# the two every charged request runs, on the driver's cursor (kit/driver_sql.py)
+_DEBIT_NOW = DriverStatement(_DEBIT)
+_LEDGER_NOW = DriverStatement(
+    insert(LedgerEntry).values(
+        {column: bindparam(column) for column in ("id", "team_id", "kind", "credits", "balance_after",
+                                                   "operation", "reference", "created_at")}
+    ),
+    types={"created_at": LedgerEntry.__table__.c.created_at.type},
+)  # fmt: skip
 
 
 def get_balance(connection: Connection, team_id: str) -> int | None:
@@ -56,10 +65,8 @@ def debit_if_covered(connection: Connection, team_id: str, credits: int) -> int 
 
     A single conditional UPDATE: concurrent debits serialize on the row and none can overdraw.
     """
-    value: int | None = connection.execute(
-        _DEBIT, {"team_id": team_id, "credits": credits}
-    ).scalar_one_or_none()
-    return value
+    row = _DEBIT_NOW.first(connection, {"team_id": team_id, "credits": credits})
+    return None if row is None else int(row[0])
 
 
 def credit(connection: Connection, team_id: str, credits: int) -> int:
@@ -80,7 +87,7 @@ def add_entries(connection: Connection, entries: list[dict[str, Any]]) -> None:
     """Ledger rows (team_id, kind, credits, balance_after, operation, reference, created_at) in one
     statement; ids are time-ordered (ADR 0015)."""
     if entries:
-        connection.execute(_LEDGER, [{"id": new_ordered_id(), **entry} for entry in entries])
+        _LEDGER_NOW.many(connection, [{"id": new_ordered_id(), **entry} for entry in entries])
 
 
 async def set_auto_top_up(
