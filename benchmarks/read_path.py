@@ -205,7 +205,7 @@ async def prepare(path: Path, now: datetime) -> dict[str, Any]:
         digest_s = time.perf_counter() - started
         async with db.transaction() as session:
             team = await auth_service.create_team(session, f"bench-{int(time.time())}", 10**12, now)
-            for feature in ("video_digests", "hashtag_stats"):
+            for feature in ("video_digests", "hashtag_stats", "default"):
                 await auth_service.set_limits(
                     session, team, feature, per_minute=10**9, per_hour=10**9, per_day=10**9, at=now
                 )
@@ -349,6 +349,10 @@ def main() -> None:
         "p99_under_50ms": {name: runs[name].p99_ms < 50 for name in paths},
         "digest_rps_at_least_half_of_health": runs["digest"].rps >= health_rps / 2,
         "digest_rps_over_health_rps": round(runs["digest"].rps / health_rps, 3),
+        # issue 13: a free read of a small team resource through a plain endpoint
+        "free_read_cpu_at_most_0_6_ms": cpu_ms["contract_free_read"] <= 0.6,
+        "free_read_rps_at_least_a_quarter_of_health": runs["contract_free_read"].rps >= health_rps / 4,
+        "free_read_rps_over_health_rps": round(runs["contract_free_read"].rps / health_rps, 3),
     }
     result = {
         "machine": {
