@@ -34,6 +34,10 @@ RESOLVER = StaticResolver(
 )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "delivery_timeout(seconds): the test delivery client's timeout")
+
+
 @pytest.fixture(scope="session")
 def tls(tmp_path_factory: pytest.TempPathFactory) -> TlsFiles:
     return make_tls(tmp_path_factory.mktemp("tls"))
@@ -80,9 +84,14 @@ async def client(runtime: Runtime, guard: AddressGuard) -> AsyncIterator[httpx.A
 
 
 @pytest.fixture
-async def sender(settings: Settings) -> AsyncIterator[DeliveryClient]:
-    """The delivery client, with a 1 s timeout instead of 30 s so the timeout test is quick."""
-    policy = replace(policy_from_settings(settings), timeout_seconds=1.0)
+async def sender(settings: Settings, request: pytest.FixtureRequest) -> AsyncIterator[DeliveryClient]:
+    """The delivery client. Its timeout is 10 s, not 30 s: long enough that 16 concurrent TLS attempts
+    on a busy 2-core machine are not cut short (a test counting what the receiver got would then see
+    fewer), short enough for a test that waits on it. A test about timeouts sets its own with
+    ``@pytest.mark.delivery_timeout(seconds)``."""
+    marker = request.node.get_closest_marker("delivery_timeout")
+    timeout = float(marker.args[0]) if marker else 10.0
+    policy = replace(policy_from_settings(settings), timeout_seconds=timeout)
     http = DeliveryClient.from_settings(settings, resolver=RESOLVER, policy=policy)
     yield http
     await http.aclose()

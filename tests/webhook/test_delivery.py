@@ -203,6 +203,7 @@ class TestOutcomes:
         [entry] = await read_log(team, hook["id"])
         assert (entry["status"], entry["response_status"]) == ("pending", 302)
 
+    @pytest.mark.delivery_timeout(1.0)
     async def test_timeout_is_retryable(
         self,
         create_webhook: CreateWebhook,
