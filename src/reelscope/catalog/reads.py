@@ -1,4 +1,5 @@
-"""What other families read from the catalog: detection input for trends, exemplar snapshots.
+"""What other families read from the catalog: detection input for trends, exemplar snapshots, and the
+columns of a video's sound under the names the §2.1 video object is rendered from.
 
 ``from reelscope.catalog import reads as catalog_reads`` (ARCHITECTURE §2: a family reaches another
 through its service modules).
@@ -16,6 +17,22 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from reelscope.analysis.text import normalize_hashtag
 from reelscope.analysis.trends import Post
 from reelscope.catalog import repository
+from reelscope.models import Sound
+
+# a video's sound (§2.2), as labelled columns to select beside the video's own (digest and sound
+# families render the §2.1 object from them through digest_service.render)
+VIDEO_SOUND_COLUMNS = (
+    Sound.id.label("sound_id"),
+    Sound.title.label("sound_title"),
+    Sound.duration.label("sound_duration"),
+    Sound.platform.label("sound_platform"),
+    Sound.cover_url.label("sound_cover_url"),
+    Sound.is_original.label("sound_is_original"),
+    Sound.usage_count.label("sound_usage_count"),
+    Sound.owner_handle.label("sound_owner_handle"),
+    Sound.owner_nickname.label("sound_owner_nickname"),
+    Sound.is_commerce_music.label("sound_is_commerce_music"),
+)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from reelscope.catalog import reads as catalog_reads
 from reelscope.kit.fast_reads import FastReads
 from reelscope.models import DigestList, Sound, Video
 
@@ -36,18 +37,6 @@ _VIDEO_COLUMNS = (
     Video.creator_id,
     Video.region,
 )
-_SOUND_COLUMNS = (
-    Sound.id.label("sound_id"),
-    Sound.title.label("sound_title"),
-    Sound.duration.label("sound_duration"),
-    Sound.platform.label("sound_platform"),
-    Sound.cover_url.label("sound_cover_url"),
-    Sound.is_original.label("sound_is_original"),
-    Sound.usage_count.label("sound_usage_count"),
-    Sound.owner_handle.label("sound_owner_handle"),
-    Sound.owner_nickname.label("sound_owner_nickname"),
-    Sound.is_commerce_music.label("sound_is_commerce_music"),
-)
 
 
 async def top_videos(
@@ -56,7 +45,7 @@ async def top_videos(
     """The platform's most-viewed videos posted in [since, until], views descending (ties by id),
     with their sound's columns (NULL when the video has none). Uses (platform, published_at)."""
     stmt = (
-        select(*_VIDEO_COLUMNS, *_SOUND_COLUMNS)
+        select(*_VIDEO_COLUMNS, *catalog_reads.VIDEO_SOUND_COLUMNS)
         .outerjoin(Sound, Sound.id == Video.sound_id)
         .where(Video.platform == platform, Video.published_at >= since, Video.published_at <= until)
         .order_by(Video.views.desc(), Video.id)

@@ -15,6 +15,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
+from reelscope.catalog import reads as catalog_reads
 from reelscope.models import Creator, Sound, SoundResolution, SoundUsage, Video
 
 _SOUND_COLUMNS = (
@@ -188,28 +189,13 @@ async def creator_sounds(
     return await _page(session, stmt, [counts.c.video_count.desc(), Sound.id], limit, offset)
 
 
-# the sound columns under the names digest_service.render reads (§2.1's embedded §2.2 object)
-_VIDEO_SOUND_COLUMNS = (
-    Sound.id.label("sound_id"),
-    Sound.title.label("sound_title"),
-    Sound.duration.label("sound_duration"),
-    Sound.platform.label("sound_platform"),
-    Sound.cover_url.label("sound_cover_url"),
-    Sound.is_original.label("sound_is_original"),
-    Sound.usage_count.label("sound_usage_count"),
-    Sound.owner_handle.label("sound_owner_handle"),
-    Sound.owner_nickname.label("sound_owner_nickname"),
-    Sound.is_commerce_music.label("sound_is_commerce_music"),
-)
-
-
 async def sound_videos(
     session: AsyncSession, sound_id: str, limit: int, offset: int
 ) -> tuple[Sequence[Any], int]:
     """The catalog videos using the sound, most viewed first (ties by id)."""
     video_columns = [c for c in Video.__table__.c if c.name != "sound_id"]
     stmt = (
-        select(*video_columns, *_VIDEO_SOUND_COLUMNS)
+        select(*video_columns, *catalog_reads.VIDEO_SOUND_COLUMNS)
         .join(Sound, Sound.id == Video.sound_id)
         .where(Video.sound_id == sound_id)
     )
