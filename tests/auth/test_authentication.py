@@ -64,6 +64,15 @@ class TestAuthentication:
     async def test_malformed_key_is_invalid_api_key(self, client: httpx.AsyncClient, value: str) -> None:
         assert_error(await client.get(BALANCE, headers={"Authorization": value}), 401, "invalid_api_key")
 
+    async def test_a_valid_key_without_the_bearer_scheme_is_invalid(
+        self, client: httpx.AsyncClient, team: TeamKey
+    ) -> None:
+        """§5.1: the header is `Authorization: Bearer <API_KEY>`; a bare key is not accepted."""
+        response = await client.get(BALANCE, headers={"Authorization": team.api_key})
+        assert_error(response, 401, "invalid_api_key")
+        lower = await client.get(BALANCE, headers={"Authorization": f"bearer {team.api_key}"})
+        assert lower.status_code == 200  # the scheme name is case-insensitive
+
     async def test_unknown_well_formed_key_is_invalid(self, client: httpx.AsyncClient) -> None:
         response = await client.get(BALANCE, headers={"Authorization": f"Bearer {keys.generate_key()}"})
         assert_error(response, 401, "invalid_api_key")

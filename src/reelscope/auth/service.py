@@ -44,12 +44,14 @@ class IssuedKey:
 
 
 def bearer_token(authorization: str | None) -> str | None:
-    """The key from ``Authorization: Bearer <key>``; None when the header is absent or empty."""
+    """The key from ``Authorization: Bearer <key>``; None when the header is absent or empty. Any other
+    form, a bare key included, gives "" (§5.1: the header is ``Bearer <API_KEY>``; else 401
+    ``invalid_api_key``). The scheme name is case-insensitive (RFC 9110 §11.1)."""
     if authorization is None or not authorization.strip():
         return None
     scheme, _, token = authorization.strip().partition(" ")
     if scheme.lower() != "bearer":
-        return authorization.strip()
+        return ""
     return token.strip()
 
 
