@@ -10,6 +10,7 @@ import orjson
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from reelscope import __version__
@@ -109,12 +110,22 @@ def _install_exception_handlers(app: FastAPI) -> None:
             return _json_error(NotFound(f"No route matches {request.method} {request.url.path}"))
         if exc.status_code == 405:
             error = MethodNotAllowed(f"{request.method} is not allowed on {request.url.path}")
-            allow = (exc.headers or {}).get("Allow")
+            allow = _allowed_methods(request)
             if allow:
                 error.headers["Allow"] = allow
             return _json_error(error)
         detail = exc.detail if isinstance(exc.detail, str) else "Request failed"
         return JSONResponse(error_body(exc.status_code, "http_error", detail), status_code=exc.status_code)
+
+
+def _allowed_methods(request: Request) -> str:
+    """Every method some route serves on this path (RFC 9110 §15.5.6). Starlette names only the first
+    route whose path matched, and GET and POST on one path are two routes here."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        if isinstance(route, APIRoute) and route.path_regex.match(request.url.path):
+            methods |= route.methods or set()
+    return ", ".join(sorted(methods))
 
 
 async def _render_unexpected(exc: Exception, request_id: str) -> tuple[int, bytes]:

@@ -47,6 +47,14 @@ class TestRouting:
         assert_error(response, 405, "method_not_allowed")
         assert response.headers["Allow"] == "GET"
 
+    async def test_405_lists_every_method_of_the_path(self, client: httpx.AsyncClient, team: TeamKey) -> None:
+        """GET and POST on /v1/webhooks are two routes; Allow names both (RFC 9110 §15.5.6)."""
+        response = await client.delete("/v1/webhooks", headers=team.headers)
+        assert_error(response, 405, "method_not_allowed")
+        assert response.headers["Allow"] == "GET, POST"
+        one = await client.put("/v1/webhooks/00000000-0000-0000-0000-000000000000", headers=team.headers)
+        assert one.headers["Allow"] == "DELETE, GET, PATCH"
+
     async def test_unknown_platform_segment_is_404(
         self, app: FastAPI, client: httpx.AsyncClient, team: TeamKey
     ) -> None:
