@@ -17,22 +17,34 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from reelscope.analysis.text import normalize_hashtag
 from reelscope.analysis.trends import Post
 from reelscope.catalog import repository
+from reelscope.kit.platforms import Platform
 from reelscope.models import Sound
 
-# a video's sound (§2.2), as labelled columns to select beside the video's own (digest and sound
-# families render the §2.1 object from them through digest_service.render)
-VIDEO_SOUND_COLUMNS = (
-    Sound.id.label("sound_id"),
-    Sound.title.label("sound_title"),
-    Sound.duration.label("sound_duration"),
-    Sound.platform.label("sound_platform"),
-    Sound.cover_url.label("sound_cover_url"),
-    Sound.is_original.label("sound_is_original"),
-    Sound.usage_count.label("sound_usage_count"),
-    Sound.owner_handle.label("sound_owner_handle"),
-    Sound.owner_nickname.label("sound_owner_nickname"),
-    Sound.is_commerce_music.label("sound_is_commerce_music"),
+# the ten fields of the §2.2 sound object, named as the sounds table names its columns
+SOUND_FIELDS = (
+    "id",
+    "title",
+    "duration",
+    "platform",
+    "cover_url",
+    "is_original",
+    "usage_count",
+    "owner_handle",
+    "owner_nickname",
+    "is_commerce_music",
 )
+# a video's sound, as columns labelled ``sound_<field>`` to select beside the video's own (the digest and
+# sound families render the §2.1 object from them through digest_service.render)
+VIDEO_SOUND_COLUMNS = tuple(getattr(Sound, name).label(f"sound_{name}") for name in SOUND_FIELDS)
+
+
+def sound_object(row: Any, prefix: str = "") -> dict[str, Any]:
+    """The §2.2 object from a row holding the fields under ``prefix``: ``duration`` and ``usage_count``
+    are null on YouTube (§2.2)."""
+    fields = {name: getattr(row, prefix + name) for name in SOUND_FIELDS}
+    if fields["platform"] == Platform.YOUTUBE.value:
+        fields["duration"] = fields["usage_count"] = None
+    return fields
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ A route's price and rate-limit feature group come from ``billing/prices.py`` and
 when the route is declared.
 """
 
-from reelscope.contract.calls import CallState, ContractHeadersMiddleware
+from reelscope.contract.calls import SAFE_METHODS, CallState, ContractHeadersMiddleware
 from reelscope.contract.dependencies import (
     CallDep,
     ClockDep,
@@ -21,7 +21,7 @@ from reelscope.contract.dependencies import (
     runtime_of,
 )
 from reelscope.contract.precomputed import Read, precomputed
-from reelscope.contract.route import SAFE_METHODS, V1_PREFIX, ContractRoute, client_ip, terms_of, v1_router
+from reelscope.contract.route import V1_PREFIX, ContractRoute, client_ip, terms_of, v1_router
 
 __all__ = [
     "SAFE_METHODS",

@@ -13,6 +13,9 @@ from reelscope.billing import service as billing_service
 from reelscope.kit.ids import new_id
 from reelscope.rate_limit.service import RateStatus
 
+# methods that change nothing (RFC 9110 §9.2.1): they read, and need no Idempotency-Key
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
 
 @dataclass
 class CallState:

@@ -10,12 +10,11 @@ import orjson
 from fastapi import Request, Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from reelscope.contract.calls import SAFE_METHODS
 from reelscope.idempotency import service as idempotency_service
 from reelscope.kit.logging import get_logger
 
 log = get_logger(__name__)
-
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 @dataclass(frozen=True)

@@ -33,14 +33,13 @@ from reelscope.billing import service as billing_service
 from reelscope.billing.prices import Price, price_of
 from reelscope.billing.service import Debit
 from reelscope.contract import idempotency
-from reelscope.contract.calls import CallState
+from reelscope.contract.calls import SAFE_METHODS, CallState
 from reelscope.contract.dependencies import runtime_of
 from reelscope.kit.errors import Forbidden, InsufficientCredits, InvalidApiKey, MissingApiKey
 from reelscope.rate_limit import service as rate_limit_service
 from reelscope.rate_limit.features import feature_of
 from reelscope.runtime import Runtime
 
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 V1_PREFIX = "/v1"
 
 Handler = Callable[[Request], Coroutine[Any, Any, Response]]

@@ -16,7 +16,9 @@ from typing import Any
 
 import orjson
 
+from reelscope.catalog import reads as catalog_reads
 from reelscope.digest import repository
+from reelscope.digest.schemas import SoundOut as SoundOut
 from reelscope.digest.schemas import VideoOut as VideoOut
 from reelscope.kit.caches import ReadCaches
 from reelscope.kit.db import Database
@@ -28,7 +30,6 @@ log = get_logger(__name__)
 
 ALL = "all"
 WINDOW = timedelta(hours=48)  # §4.1: videos posted in the last 48 hours
-MAX_ITEMS = 100  # §4.1: at most 100 items; each platform list is its own top 100
 # kept per list beyond 100, so videos ageing out between refreshes still leave 100 to serve
 STORED_ITEMS = 128
 _YOUTUBE = Platform.YOUTUBE.value
@@ -41,21 +42,7 @@ def _publish_date(moment: datetime) -> str:
 
 def _sound(row: Any) -> dict[str, Any] | None:
     """The §2.2 object (10 fields), or None when the video has no sound."""
-    if row.sound_id is None:
-        return None
-    youtube = row.sound_platform == _YOUTUBE
-    return {
-        "id": row.sound_id,
-        "title": row.sound_title,
-        "duration": None if youtube else row.sound_duration,  # §2.2: null on YouTube
-        "platform": row.sound_platform,
-        "cover_url": row.sound_cover_url,
-        "is_original": row.sound_is_original,
-        "usage_count": None if youtube else row.sound_usage_count,  # §2.2: null on YouTube
-        "owner_handle": row.sound_owner_handle,
-        "owner_nickname": row.sound_owner_nickname,
-        "is_commerce_music": row.sound_is_commerce_music,
-    }
+    return None if row.sound_id is None else catalog_reads.sound_object(row, prefix="sound_")
 
 
 def render(row: Any) -> dict[str, Any]:
@@ -172,10 +159,10 @@ async def digest_body(db: Database, caches: ReadCaches, scope: str, now: datetim
     if found is None:
         return b'{"data":[]}'
     version, serialized = found
-    count = min(limit, MAX_ITEMS)
-    key = ("digest.body", scope, count, *serialized.window(now))
+    # at most 100 items (§4.1): the query type clamps ``limit``
+    key = ("digest.body", scope, limit, *serialized.window(now))
     kept, body = caches.lookup(key, version)
     if not kept:
-        body = serialized.body(now, count)
+        body = serialized.body(now, limit)
         caches.keep(key, version, body)
     return body  # type: ignore[no-any-return]

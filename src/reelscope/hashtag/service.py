@@ -137,9 +137,6 @@ class TopQuestion:
     limit: int
 
 
-MAX_LIMIT = 100  # §4.2: above 100 returns 100
-
-
 def question(query: TopQuery, platform: str | None) -> TopQuestion:
     first, last = top_list_days(query.start_date, query.end_date)
     # §4.2: `page` is accepted and ignored, so page 2 repeats page 1 (and is charged)
@@ -149,7 +146,7 @@ def question(query: TopQuery, platform: str | None) -> TopQuestion:
         platform=platform,
         order_by=query.order_by,
         descending=query.sort == "desc",
-        limit=min(query.limit, MAX_LIMIT),
+        limit=query.limit,  # 1 to 100: the query type clamps (§4.2)
     )
 
 

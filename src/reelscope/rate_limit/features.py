@@ -29,10 +29,9 @@ FEATURE_LIMITS: dict[str, Limits] = {
     "default": Limits(None, None, 10_000),
 }
 
-# /v1 operations by operation id (the endpoint's name); one not listed falls under the rule of
-# ``feature_of`` (legacy paths, else default)
+# the operations with a group of their own, by operation id (the endpoint's name); any other falls under
+# the rule of ``feature_of`` (legacy paths, else default)
 OPERATION_FEATURES: dict[str, str] = {
-    "get_account_balance": "default",
     "lookup_creator": "creator_lookup",
     "lookup_sound": "satellite_lookup",
     "lookup_hashtag": "satellite_lookup",
@@ -45,28 +44,6 @@ OPERATION_FEATURES: dict[str, str] = {
     "list_trends": "trends",
     "get_trends_digest": "trends",
     "list_emerging_trends": "emerging_trends",
-    "list_trend_regions": "default",
-    # §4.5 legacy orbit/comet: creates and reads have their own (lower) limits
-    "create_orbit": "legacy_create",
-    "create_comet": "legacy_create",
-    # §4.6 webhooks
-    "create_webhook": "default",
-    "list_webhooks": "default",
-    "get_webhook": "default",
-    "update_webhook": "default",
-    "delete_webhook": "default",
-    "enable_webhook": "default",
-    "retry_webhook_delivery": "default",
-    "send_webhook_test": "default",
-    "list_webhook_deliveries": "default",
-    # §4.7 sounds
-    "get_sound": "default",
-    "get_sound_usage_history": "default",
-    "search_sounds": "default",
-    "list_trending_sounds": "default",
-    "list_breakout_sounds": "default",
-    "list_sound_videos": "default",
-    "list_creator_sounds": "default",
 }
 
 

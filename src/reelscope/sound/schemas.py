@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
+from reelscope.digest import service as digest_service
 from reelscope.kit.pagination import PageQuery
 from reelscope.kit.platforms import Platform
 from reelscope.kit.schemas import QueryModel, Schema
@@ -59,19 +60,9 @@ class BreakoutQuery(PageQuery):
     platform: Platform | None = None
 
 
-class SoundOut(Schema):
+class SoundOut(digest_service.SoundOut):
     """The ten §2.2 fields plus what the catalog counts of the sound's videos."""
 
-    id: str
-    title: str
-    duration: int | None = Field(description="Null on YouTube")
-    platform: str
-    cover_url: str
-    is_original: bool
-    usage_count: int | None = Field(description="The platform's own count; null on YouTube")
-    owner_handle: str | None
-    owner_nickname: str | None
-    is_commerce_music: bool | None
     video_count: int = Field(description="Catalog videos using the sound")
     videos_7d: int = Field(description="Catalog videos using it posted in the last 7 days")
     videos_30d: int

@@ -27,6 +27,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from reelscope.catalog import reads as catalog_reads
 from reelscope.digest import service as digest_service
 from reelscope.kit.clock import iso
 from reelscope.kit.db import Database
@@ -59,18 +60,8 @@ class Details:
 
 
 def _sound_fields(row: Any) -> dict[str, Any]:
-    youtube = row.platform == Platform.YOUTUBE.value
     return {
-        "id": row.id,
-        "title": row.title,
-        "duration": None if youtube else row.duration,  # §2.2: null on YouTube
-        "platform": row.platform,
-        "cover_url": row.cover_url,
-        "is_original": row.is_original,
-        "usage_count": None if youtube else row.usage_count,  # §2.2: null on YouTube
-        "owner_handle": row.owner_handle,
-        "owner_nickname": row.owner_nickname,
-        "is_commerce_music": row.is_commerce_music,
+        **catalog_reads.sound_object(row),
         "video_count": row.video_count,
         "videos_7d": row.videos_7d,
         "videos_30d": row.videos_30d,
