@@ -98,6 +98,16 @@ class TestList:
             await client.get("/v1/trends", params=params, headers=team.headers), 400, "validation_error"
         )
 
+    @pytest.mark.parametrize("path", ["/v1/trends", "/v1/trends/digest", "/v1/trends/emerging"])
+    async def test_an_unknown_parameter_is_400_naming_it_and_free(
+        self, client: httpx.AsyncClient, team: TeamKey, regions: None, path: str
+    ) -> None:
+        # the trend query models reject what they do not define, as digests and hashtags do (§7)
+        response = await client.get(path, params={"regoin": "us"}, headers=team.headers)
+        body = assert_error(response, 400, "validation_error")
+        assert body["message"] == ["regoin is not a supported parameter"]
+        assert response.headers["X-Credits-Used"] == "0"
+
     async def test_limit_above_100_clamps(
         self, client: httpx.AsyncClient, team: TeamKey, regions: None
     ) -> None:

@@ -10,6 +10,7 @@ from typing import Annotated
 
 from fastapi import Query
 
+from reelscope.billing.prices import price_of
 from reelscope.contract import CallDep, ClockDep, RuntimeDep, SessionDep, v1_router
 from reelscope.kit.pagination import Page, PageQuery
 from reelscope.kit.platforms import Platform
@@ -28,10 +29,6 @@ from reelscope.sound.schemas import (
 )
 
 router = v1_router(prefix="/sounds", tags=["sounds"])
-
-# the price of GET /v1/sounds/{sound_id} without a fresh resolution (billing/prices.py quotes +10 on
-# resolve=true)
-BASE_PRICE = 5
 
 
 @router.get("/search", responses=errors(400))
@@ -88,7 +85,7 @@ async def get_sound(
     artist: +$0.10 when this request makes the resolution, nothing more once it is known."""
     found = await sound_service.details(session, runtime.db, sound_id, query.resolve, clock.now())
     if not found.resolved_now:
-        call.settle(BASE_PRICE)
+        call.settle(price_of(call.operation).base)  # without the fresh resolution's $0.10
     return Envelope(data=found.sound)
 
 
