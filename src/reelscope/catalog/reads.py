@@ -57,8 +57,9 @@ async def posts_for_detection(session: AsyncSession, since: datetime, until: dat
     """Every video posted in (since, until] as trend detection sees it, with its country."""
     found: list[CountryPost] = []
     for row in await repository.posts_between(session, since, until):
-        video_id, platform, published, views, tags, caption, sound_id, title, original, country = row
-        labels = tuple(str(t).lstrip("#") for t in (tags or []) if str(t).strip("#"))
+        video_id, platform, published, views, hashtags, caption, sound_id, title, original, country = row[:10]
+        tags = row[10]
+        labels = tuple(str(t).lstrip("#") for t in (hashtags or []) if str(t).strip("#"))
         found.append(
             CountryPost(
                 country=country,
@@ -73,6 +74,7 @@ async def posts_for_detection(session: AsyncSession, since: datetime, until: dat
                     sound_title=title,
                     sound_is_original=bool(original),
                     caption=caption or "",
+                    tags=tuple(str(t) for t in (tags or []) if str(t).strip()),
                 ),
             )
         )
