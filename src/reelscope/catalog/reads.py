@@ -86,11 +86,24 @@ def publish_date(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S")
 
 
-async def exemplar_snapshots(session: AsyncSession, video_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """What a client sees of an exemplar video (§6.3 trend payloads), keyed by catalog video id."""
+async def views_as_of(
+    session: AsyncSession, video_ids: Sequence[str], at: datetime
+) -> dict[str, tuple[int, int]]:
+    """(views, likes) of videos as the catalog had observed them by ``at`` (their last snapshot then);
+    videos not observed by then are left out."""
+    return await repository.snapshot_views_as_of(session, video_ids, at)
+
+
+async def exemplar_snapshots(
+    session: AsyncSession, video_ids: Sequence[str], *, as_of: datetime | None = None
+) -> dict[str, dict[str, Any]]:
+    """What a client sees of an exemplar video (§6.3 trend payloads), keyed by catalog video id; with
+    ``as_of``, views and likes as observed by then (where a snapshot that old exists)."""
     snapshots: dict[str, dict[str, Any]] = {}
+    then = await views_as_of(session, video_ids, as_of) if as_of is not None else {}
     for row in await repository.exemplar_rows(session, video_ids):
         video_id, platform, external_id, url, views, likes, thumb, published, handle, avatar, verified = row
+        views, likes = then.get(video_id, (views, likes))
         snapshots[video_id] = {
             "video_id": video_id,
             "external_id": external_id,

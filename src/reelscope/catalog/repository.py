@@ -436,3 +436,24 @@ async def exemplar_rows(session: AsyncSession, video_ids: Sequence[str]) -> Sequ
         )
         rows.extend((await session.execute(stmt)).all())
     return rows
+
+
+async def snapshot_views_as_of(
+    session: AsyncSession, video_ids: Sequence[str], at: datetime
+) -> dict[str, tuple[int, int]]:
+    """(views, likes) of each video's last snapshot taken at or before ``at``; videos without one are
+    left out."""
+    found: dict[str, tuple[int, int]] = {}
+    s = snapshots_t.c
+    inner = snapshots_t.alias("later")
+    for chunk in _chunks(list(dict.fromkeys(video_ids))):
+        last = (
+            select(func.max(inner.c.at))
+            .where(inner.c.video_id == s.video_id, inner.c.at <= at)
+            .scalar_subquery()
+        )
+        stmt = select(s.video_id, s.views, s.likes).where(s.video_id.in_(chunk), s.at == last)
+        found.update(
+            {vid: (int(views), int(likes)) for vid, views, likes in (await session.execute(stmt)).all()}
+        )
+    return found
