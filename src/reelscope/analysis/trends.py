@@ -116,9 +116,10 @@ def features_of(post: Post, params: DetectionParams) -> list[Feature]:
         if tag:
             found[f"{HASHTAG}:{tag}"] = Feature(HASHTAG, f"{HASHTAG}:{tag}", "#" + label.lstrip("#"))
     for label in post.tags:
+        # a tag repeating a hashtag is its own feature too: its count is the tag's, and the two
+        # bursts share their videos, so they cluster into one trend
         key = tag_key(label)
-        # a tag that repeats one of the post's hashtags adds nothing
-        if key and f"{HASHTAG}:{key.replace(' ', '')}" not in found:
+        if key:
             found.setdefault(f"{TAG}:{key}", Feature(TAG, f"{TAG}:{key}", label.strip()))
     # an original sound belongs to one creator; only shared sounds can trend
     if post.sound_id and not post.sound_is_original:

@@ -89,8 +89,9 @@ def publish_date(moment: datetime) -> str:
 async def views_as_of(
     session: AsyncSession, video_ids: Sequence[str], at: datetime
 ) -> dict[str, tuple[int, int]]:
-    """(views, likes) of videos as the catalog had observed them by ``at`` (their last snapshot then);
-    videos not observed by then are left out."""
+    """(views, likes) of videos as the catalog had observed them by ``at`` (their last snapshot then;
+    for a video first observed later, its first snapshot, the nearest truth); videos never observed are
+    left out."""
     return await repository.snapshot_views_as_of(session, video_ids, at)
 
 

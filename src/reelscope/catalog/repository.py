@@ -441,19 +441,21 @@ async def exemplar_rows(session: AsyncSession, video_ids: Sequence[str]) -> Sequ
 async def snapshot_views_as_of(
     session: AsyncSession, video_ids: Sequence[str], at: datetime
 ) -> dict[str, tuple[int, int]]:
-    """(views, likes) of each video's last snapshot taken at or before ``at``; videos without one are
-    left out."""
+    """(views, likes) of each video's last snapshot taken at or before ``at`` or, for a video first
+    observed later, its first snapshot; videos without any are left out."""
     found: dict[str, tuple[int, int]] = {}
     s = snapshots_t.c
-    inner = snapshots_t.alias("later")
+    inner = snapshots_t.alias("other")
     for chunk in _chunks(list(dict.fromkeys(video_ids))):
-        last = (
+        last_by_then = (
             select(func.max(inner.c.at))
             .where(inner.c.video_id == s.video_id, inner.c.at <= at)
             .scalar_subquery()
         )
-        stmt = select(s.video_id, s.views, s.likes).where(s.video_id.in_(chunk), s.at == last)
-        found.update(
-            {vid: (int(views), int(likes)) for vid, views, likes in (await session.execute(stmt)).all()}
+        first = select(func.min(inner.c.at)).where(inner.c.video_id == s.video_id).scalar_subquery()
+        stmt = select(s.video_id, s.views, s.likes).where(
+            s.video_id.in_(chunk), s.at == func.coalesce(last_by_then, first)
         )
+        rows = (await session.execute(stmt)).all()
+        found.update({vid: (int(views), int(likes)) for vid, views, likes in rows})
     return found

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from reelscope.cli.common import JsonFlag, _emit, _fail, _run_admin, app, console, err_console
+from reelscope.cli.common import JsonFlag, _emit, _fail, _run_admin, app, console, err_console, quiet_logs
 from reelscope.config import load_settings
 from reelscope.kit.clock import SystemClock
 from reelscope.kit.db import Database
@@ -46,6 +46,7 @@ def ingest(
     if feed_region is not None and not FEED_REGION.fullmatch(feed_region):
         _fail(f"--region {region!r}: give a country's two-letter code, e.g. us")
     settings = load_settings()
+    quiet_logs(settings)
     clock = SystemClock()
     total_lines = sum(1 for _ in file.open("rb"))
     rejected: list[tuple[int, str]] = []

@@ -8,21 +8,39 @@ twice changes nothing, and each run lands in its own short transaction beside a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
 from typing import Annotated, Any
 from zoneinfo import ZoneInfo
 
 import typer
 
-from reelscope.cli.common import JsonFlag, _emit, _fail, _run_admin, app, console, err_console
-from reelscope.config import load_settings
+from reelscope.cli.common import JsonFlag, _emit, _fail, _run_admin, app, console, err_console, quiet_logs
+from reelscope.config import Settings, load_settings
 from reelscope.kit.clock import SystemClock, iso
 from reelscope.kit.db import Database
+from reelscope.worker import registry
+from reelscope.worker.queue import SENDER_KEY, Message
 
 trends_cli = typer.Typer(help="Trend runs: compute them now or over a past period.", no_args_is_help=True)
 app.add_typer(trends_cli, name="trends")
 
 RegionOption = Annotated[str | None, typer.Option("--region", help="A trend region code (e.g. us).")]
+
+
+class _OutboxOnly:
+    """The job sender of a command's sessions: a published event stays in the outbox, where the webhook
+    pump of a running server (a tick task, every few seconds) finds it; without a server it waits
+    there for the next start. Nothing else a trend run enqueues needs this process's queue."""
+
+    def send(self, messages: Sequence[Message]) -> None:
+        pass
+
+
+def _bind_outbox(settings: Settings, database: Database) -> None:
+    registry.discover(settings.extra_task_modules)
+    for factory in (database.read, database.write):
+        factory.configure(info={SENDER_KEY: _OutboxOnly()})
 
 
 def _moment(value: str, option: str) -> datetime:
@@ -68,7 +86,10 @@ def trends_run(
     now = SystemClock().now()
     wanted = _moment(at, "--at") if at is not None else None
 
+    settings = load_settings()
+
     async def work(database: Database) -> dict[str, Any]:
+        _bind_outbox(settings, database)
         async with database.transaction(write=False) as session:
             found = await trend_service.region_or_400(session, region)
         zone = ZoneInfo(found.timezone)
@@ -98,7 +119,8 @@ def trends_run(
             "trends": run.trends_found if run is not None else 0,
         }
 
-    result = _run_admin(load_settings(), work)
+    quiet_logs(settings)
+    result = _run_admin(settings, work)
     _emit(
         as_json,
         result,
@@ -159,7 +181,9 @@ def trends_backfill(
             "skipped": len(planned) - stored,
         }
 
-    result = _run_admin(load_settings(), work)
+    settings = load_settings()
+    quiet_logs(settings)
+    result = _run_admin(settings, work)
     _emit(
         as_json,
         result,
