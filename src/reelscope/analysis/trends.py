@@ -120,7 +120,7 @@ def features_of(post: Post, params: DetectionParams) -> list[Feature]:
         # bursts share their videos, so they cluster into one trend
         key = tag_key(label)
         if key:
-            found.setdefault(f"{TAG}:{key}", Feature(TAG, f"{TAG}:{key}", label.strip()))
+            found.setdefault(f"{TAG}:{key}", Feature(TAG, f"{TAG}:{key}", " ".join(label.split())))
     # an original sound belongs to one creator; only shared sounds can trend
     if post.sound_id and not post.sound_is_original:
         key = f"{SOUND}:{post.sound_id}"
