@@ -243,3 +243,36 @@ class TestFaithfulIngest:
         code, summary = ingest_json(str(FEED), "--region", "FR")
         assert code == 0 and summary["region"] == "fr"
         assert "global trends only" in str(summary["warnings"])
+
+    def test_a_replayed_history_is_counted_by_the_hashtag_statistics(
+        self, data_dir: Path, tmp_path: Path
+    ) -> None:
+        """§2.3 counts a video found within a week of posting, so a months-old file still counts when
+        its own observation times say it was found in time (found = ingested dropped it, issue 17)."""
+        from datetime import UTC, datetime
+
+        from reelscope.cli.common import _run_admin
+        from reelscope.config import load_settings
+        from reelscope.hashtag import service as hashtag_service
+        from reelscope.kit.db import Database
+
+        base = json.loads(FEED.read_text().splitlines()[0])
+        posted = int(datetime(2026, 9, 1, 15, tzinfo=UTC).timestamp())
+        story = {"timestamp": posted, "description": "From the archive #oldstory", "view_count": 5000}
+        lines = [
+            base | story | {"id": "Arch1ve0001", "epoch": posted + 3_600},  # found within the hour
+            base | story | {"id": "Arch1ve0002", "epoch": posted + 10 * 86_400},  # found 10 days late
+        ]
+        file = tmp_path / "archive.jsonl"
+        file.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+        ingest_json(str(file))
+
+        async def work(database: Database) -> None:
+            await hashtag_service.rollup(database, datetime.now(UTC), full=True)
+
+        _run_admin(load_settings(), work)
+        assert catalog(
+            data_dir,
+            "SELECT d.day, d.videos, d.views FROM hashtag_daily d JOIN hashtags h ON h.id = d.hashtag_id "
+            "WHERE h.key = 'oldstory'",
+        ) == [("2026-09-01", 1, 5000)]
