@@ -30,9 +30,11 @@ def ingest(
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Load records into the catalog at their own observation times (yt-dlp ``epoch``, a record's
-    ``fetched_at``). Invalid lines are reported with their number and reason and skipped, the rest is
-    ingested; exit status 1 if any line was rejected."""
+    """Load records into the catalog at their own observation times.
+
+    The observation time is yt-dlp's ``epoch`` or a record's ``fetched_at``. Invalid lines are
+    reported with their number and reason and skipped, the rest is ingested; exit status 1 if any line
+    was rejected."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from reelscope.catalog import service as catalog_service

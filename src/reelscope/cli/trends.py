@@ -77,8 +77,10 @@ def trends_run(
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Compute one scheduled run of a region (07:00, 13:00 or 19:00 local) and merge it into its day
-    group. The latest run announces its §6.3 event as the scheduler's would; an earlier one does not."""
+    """Compute one scheduled run of a region (07:00, 13:00 or 19:00 local).
+
+    The run is merged into its region-local day group as a live run is. The latest run announces its
+    §6.3 event as the scheduler's would; an earlier one does not. A run stored before is left as is."""
     from reelscope.trend import repository as trend_repository
     from reelscope.trend import runs as trend_runs
     from reelscope.trend import service as trend_service
@@ -140,9 +142,10 @@ def trends_backfill(
     region: RegionOption = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Compute every scheduled run (07:00, 13:00, 19:00 local) of the period in one region or all, in
-    time order, each merged into its day group as live runs are, with momentum from the catalog's
-    snapshots of that time. Runs stored before are skipped; no events are sent for past runs."""
+    """Compute every scheduled run of a period (07:00, 13:00, 19:00 local), in one region or all.
+
+    Runs go in time order, each merged into its day group as live runs are, with momentum from the
+    catalog's snapshots of that time. Runs stored before are skipped; past runs send no events."""
     from reelscope.trend import runs as trend_runs
     from reelscope.trend import service as trend_service
 
