@@ -8,12 +8,12 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
+from reelscope.billing.prices import BATCH_MAX_HANDLES
 from reelscope.kit.platforms import Platform
 from reelscope.kit.schemas import LimitUpTo100, QueryModel, RequestBody, Schema
 
 CREATOR_MAX_VIDEOS_DEFAULT = 20  # §4.7
 COLLECTION_MAX_VIDEOS_DEFAULT = 50  # §4.7 hashtag lookup; sounds read the same way
-BATCH_MAX_HANDLES = 25  # §8.3
 DEFAULT_OUTLIER_THRESHOLD = 3.0  # §6.3: "over 3 times their median views"
 
 LookupType = Literal["creator_lookup", "sound_lookup", "hashtag_lookup", "video_outlier"]
