@@ -176,6 +176,25 @@ class TestVideoOutlier:
         other = await make_team()
         assert_error(await client.get(poll_url, headers=other.headers), 404, "not_found")
 
+    async def test_rate_limited_at_5_a_minute(self, client: httpx.AsyncClient, make_team: MakeTeam) -> None:
+        rich = await make_team(credits=10_000)
+        for index in range(5):
+            body = {"platform": "tiktok", "video_id": f"video-{index}"}
+            response = await client.post("/v1/satellite/video-outlier", json=body, headers=rich.headers)
+            assert response.status_code == 202
+        body = {"platform": "tiktok", "video_id": "one-more"}
+        limited = await client.post("/v1/satellite/video-outlier", json=body, headers=rich.headers)
+        assert_error(limited, 429, "rate_limit_exceeded")
+
+    async def test_a_batch_is_not_limited_per_minute(
+        self, client: httpx.AsyncClient, make_team: MakeTeam, handle: HandleOf
+    ) -> None:
+        """§8.1: batch lookup falls under "everything else" (no per-minute cap)."""
+        rich = await make_team(credits=10_000)
+        for index in range(6):
+            body = {"platform": "youtube", "handles": [handle(Platform.YOUTUBE, index)]}
+            assert (await client.post(BATCH, json=body, headers=rich.headers)).status_code == 202
+
     async def test_not_a_past_run(
         self, client: httpx.AsyncClient, team: TeamKey, video: tuple[str, int, list[int]]
     ) -> None:

@@ -185,6 +185,18 @@ class TestHashtagLookup:
         assert again.headers["X-Credits-Used"] == "0"
         assert again.json()["data"]["cached"] is True and again.json()["data"]["run_id"] == first["run_id"]
 
+    async def test_rate_limited_at_5_a_minute(
+        self, client: httpx.AsyncClient, make_team: MakeTeam, clock: ManualClock
+    ) -> None:
+        rich = await make_team(credits=10_000)
+        for word in ("travel", "food", "fitness", "gaming", "fashion"):
+            assert (
+                await client.get(f"/v1/satellite/hashtags/tiktok/{word}", headers=rich.headers)
+            ).status_code == 200
+        limited = await client.get("/v1/satellite/hashtags/tiktok/music", headers=rich.headers)
+        assert_error(limited, 429, "rate_limit_exceeded")
+        assert limited.headers["X-RateLimit-Limit"] == "5"
+
     async def test_status_of_another_team_is_a_404(
         self, client: httpx.AsyncClient, team: TeamKey, make_team: MakeTeam, tag: str
     ) -> None:

@@ -38,7 +38,7 @@ AUDIENCE_VIDEOS, AUDIENCE_COMMENTS = 3, 100
 VIDEO_OUTLIER_POSTS = 50
 
 
-class LookupError_(Exception):
+class LookupFailed(Exception):
     """Why a lookup failed, as its webhook and status say (``{code, message}``)."""
 
     def __init__(self, code: str, message: str, *, retryable: bool) -> None:
@@ -50,7 +50,7 @@ def _connector_for(connectors: list[Connector], platform: Platform) -> Connector
     for connector in connectors:
         if platform in connector.platforms:
             return connector
-    raise LookupError_("upstream_error", f"No data source serves {platform.value}", retryable=False)
+    raise LookupFailed("upstream_error", f"No data source serves {platform.value}", retryable=False)
 
 
 async def _guarded(coroutine: Any) -> Any:
@@ -58,14 +58,14 @@ async def _guarded(coroutine: Any) -> Any:
     try:
         return await coroutine
     except NotFound as exc:
-        raise LookupError_("not_found", str(exc), retryable=False) from exc
+        raise LookupFailed("not_found", str(exc), retryable=False) from exc
     except (UpstreamError, RateLimited) as exc:
         retryable = isinstance(exc, RateLimited) or exc.retryable
-        raise LookupError_(
+        raise LookupFailed(
             "upstream_error", "The data source failed; try again", retryable=retryable
         ) from exc
     except ConnectorError as exc:
-        raise LookupError_("upstream_error", "The data source is unavailable", retryable=False) from exc
+        raise LookupFailed("upstream_error", "The data source is unavailable", retryable=False) from exc
 
 
 async def _creator(
@@ -86,7 +86,7 @@ async def _creator(
         for other in sorted(set(Platform) - {platform}):
             try:
                 found = await _connector_for(connectors, other).creator(other, handle)
-            except (ConnectorError, LookupError_):
+            except (ConnectorError, LookupFailed):
                 continue  # not on that platform (or not reachable): no link
             cross_platform.append(
                 {"platform": other.value, "handle": found.handle, "followers": found.followers}
@@ -135,7 +135,7 @@ async def _collect(run: LookupRun, now: datetime, connectors: list[Connector]) -
         )
     )
     if not videos:
-        raise LookupError_("not_found", f"No {platform.value} videos carry #{run.target}", retryable=False)
+        raise LookupFailed("not_found", f"No {platform.value} videos carry #{run.target}", retryable=False)
     return await asyncio.to_thread(
         results.hashtag_result,
         run.target,
@@ -188,7 +188,7 @@ async def run_lookup(ctx: TaskContext, *, run_id: str) -> dict[str, Any]:
         run.started_at = run.started_at or ctx.now()
     try:
         result = await _collect(run, ctx.now(), build_connectors(ctx.settings, ctx.clock))
-    except LookupError_ as exc:
+    except LookupFailed as exc:
         error = {"code": exc.code, "message": exc.message}
         if exc.retryable and ctx.job.attempt < MAX_ATTEMPTS:
             raise JobFailed(exc.code, exc.message, retry=True) from exc
@@ -231,7 +231,7 @@ async def video_outlier(
                 connector.creator_posts(where, video.creator.handle, limit=VIDEO_OUTLIER_POSTS)
             )
         result = results.video_outlier_result(video, posts, threshold=request["outlier_threshold"])
-    except LookupError_ as exc:
+    except LookupFailed as exc:
         if exc.retryable and job.attempt < MAX_ATTEMPTS:
             raise JobFailed(exc.code, exc.message, retry=True) from exc
         error = {"code": exc.code, "message": exc.message}
