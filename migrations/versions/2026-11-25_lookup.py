@@ -1,7 +1,7 @@
 """lookup runs and batches (satellite lookups, issue 18)
 
 Revision ID: 0010_lookup
-Revises: 0009
+Revises: 0010_ingest
 Create Date: 2026-11-25 15:30:00.000000
 """
 
@@ -14,7 +14,7 @@ import reelscope.kit.db
 
 
 revision: str = "0010_lookup"
-down_revision: str | None = "0009"
+down_revision: str | None = "0010_ingest"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

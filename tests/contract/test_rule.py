@@ -18,7 +18,7 @@ from reelscope.contract import ContractRoute, SessionDep, starts_work, v1_router
 from reelscope.main import create_app
 from reelscope.models import LedgerEntry, Team
 from reelscope.runtime import Runtime
-from tests.conftest import TeamKey
+from tests.conftest import MakeTeam, TeamKey
 from tests.kit.test_errors import assert_error
 
 pytestmark = pytest.mark.both_databases
@@ -161,6 +161,15 @@ class TestGetsThatStartWork:
         assert await team_name(runtime) == team.name + "!"
         other = await client.get("/v1/probe/start", params={"fail": "false"}, headers=headers)
         assert_error(other, 409, "conflict")  # the same key for another request
+
+    async def test_a_read_only_key_may_not_start_work(
+        self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam
+    ) -> None:
+        reader = await make_team(scope="read")
+        assert_error(await client.get("/v1/probe/start", headers=reader.headers), 403, "forbidden")
+        assert (await client.get("/v1/probe/read", headers=reader.headers)).status_code == 200
+        assert await ledger(runtime, reader.team_id) == (993, 2)  # only the read was charged
+        assert await team_name(runtime) == reader.name
 
     async def test_an_unmarked_get_still_refuses_to_write(
         self, client: httpx.AsyncClient, runtime: Runtime, team: TeamKey

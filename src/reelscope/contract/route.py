@@ -118,11 +118,13 @@ class ContractRoute(APIRoute):
                 key_id=principal.key_id, endpoint=endpoint, limits=limits, now=now
             )
             call.rate = ticket.status
-            # after the count: §8.1 exempts only 401 and 402, and the 403 carries X-RateLimit-*
-            if principal.scope == "read" and request.method not in SAFE_METHODS:
+            writes = request.method not in SAFE_METHODS or endpoint_starts_work
+            # after the count: §8.1 exempts only 401 and 402, and the 403 carries X-RateLimit-*; a
+            # read-only key reads, so it may not start work either (a lookup's GET writes a paid job)
+            if principal.scope == "read" and writes:
                 raise Forbidden("This API key is read-only")
             try:
-                if request.method in SAFE_METHODS and not endpoint_starts_work:
+                if not writes:
                     return await _read_then_debit(request, runtime, call, inner, caller, now)
                 return await _in_one_transaction(request, runtime, call, inner, caller, now)
             except InsufficientCredits:
