@@ -36,3 +36,6 @@ from reelscope.models.trends import TrendRun as TrendRun
 from reelscope.models.webhook import WebhookAttempt as WebhookAttempt
 from reelscope.models.webhook import WebhookDelivery as WebhookDelivery
 from reelscope.models.webhook import WebhookEndpoint as WebhookEndpoint
+from reelscope.models.tracking import TrackedItem as TrackedItem
+from reelscope.models.tracking import TrackedPost as TrackedPost
+from reelscope.models.tracking import TrackingSnapshotRow as TrackingSnapshotRow
