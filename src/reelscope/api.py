@@ -6,6 +6,7 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 from reelscope.account.endpoints import router as account_router
+from reelscope.audience.endpoints import router as audience_router
 from reelscope.contract import V1_PREFIX
 from reelscope.digest.endpoints import router as digest_router
 from reelscope.hashtag.endpoints import router as hashtag_router
@@ -28,6 +29,7 @@ FAMILIES = (
     webhook_router,
     sound_router,
     tracking_router,
+    audience_router,
 )
 
 

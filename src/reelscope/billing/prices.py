@@ -99,6 +99,7 @@ def _sound_resolve(params: Params, _body: Body) -> int:
 
 
 FREE = Price(0)
+JOB_PRICE_AUDIENCE = 50  # JOB_PRICES["audience_snapshot"], also what refresh_creator_audience charges
 
 PRICES: dict[str, Price] = {
     # account
@@ -146,6 +147,12 @@ PRICES: dict[str, Price] = {
     "get_tracked_video": FREE,
     "update_tracked_video": FREE,
     "delete_tracked_video": FREE,
+    # §4.7 audience: a snapshot is $0.50 (the job price), refunded for profile_only or a failure
+    "refresh_creator_audience": Price(JOB_PRICE_AUDIENCE),
+    "get_creator_audience_refresh": FREE,
+    "get_creator_audience_demographics": FREE,
+    "get_creator_audience_geography": FREE,
+    "get_audience_snapshot": FREE,
     # §4.7 sounds
     "get_sound": Price(5, _sound_resolve),
     "get_sound_usage_history": Price(5),
@@ -177,7 +184,7 @@ JOB_PRICES: dict[str, int] = {
     "agent_scheduled_run": 50,
     "agent_data_intelligence_run": 100,
     "tracking_cycle": 25,
-    "audience_snapshot": 50,
+    "audience_snapshot": JOB_PRICE_AUDIENCE,
 }
 
 

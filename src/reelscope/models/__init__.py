@@ -27,6 +27,9 @@ from reelscope.models.read_path import DigestList as DigestList
 from reelscope.models.read_path import HashtagDaily as HashtagDaily
 from reelscope.models.read_path import ReadVersion as ReadVersion
 from reelscope.models.sounds import SoundResolution as SoundResolution
+from reelscope.models.tracking import TrackedItem as TrackedItem
+from reelscope.models.tracking import TrackedPost as TrackedPost
+from reelscope.models.tracking import TrackingSnapshotRow as TrackingSnapshotRow
 from reelscope.models.trends import Trend as Trend
 from reelscope.models.trends import TrendGroup as TrendGroup
 from reelscope.models.trends import TrendRanking as TrendRanking
@@ -36,6 +39,3 @@ from reelscope.models.trends import TrendRun as TrendRun
 from reelscope.models.webhook import WebhookAttempt as WebhookAttempt
 from reelscope.models.webhook import WebhookDelivery as WebhookDelivery
 from reelscope.models.webhook import WebhookEndpoint as WebhookEndpoint
-from reelscope.models.tracking import TrackedItem as TrackedItem
-from reelscope.models.tracking import TrackedPost as TrackedPost
-from reelscope.models.tracking import TrackingSnapshotRow as TrackingSnapshotRow

@@ -10,6 +10,8 @@ from typing import Annotated
 
 from fastapi import Query, Response
 
+from reelscope.audience import service as audience_service
+from reelscope.audience.schemas import AudienceJobOut, AudiencePart
 from reelscope.contract import CallDep, ClockDep, PrincipalDep, RuntimeDep, SessionDep, v1_router
 from reelscope.kit.pagination import Page
 from reelscope.kit.schemas import Envelope, errors
@@ -202,3 +204,44 @@ async def delete_tracked_video(id: str, session: SessionDep, principal: Principa
     """Stop tracking a video; its snapshots are deleted with it."""
     await service.remove(session, await service.get_item(session, principal.team_id, VIDEO, id))
     return Response(status_code=204)
+
+
+# --- audience (ADR 0023) ---------------------------------------------------------------------------
+
+
+@router.post("/creators/{id}/audience-refresh", status_code=202, responses=errors(400, 402, 404))
+async def refresh_creator_audience(
+    id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep, call: CallDep
+) -> Envelope[AudienceJobOut]:
+    """Start an audience snapshot ($0.50): the creator's commenters sampled and their demographics and
+    geography inferred. `audience.snapshot.completed` when ready; refunded when no audience data is found
+    (`data_source: profile_only`) or the snapshot fails (which sends nothing)."""
+    item = await service.get_item(session, principal.team_id, CREATOR, id)
+    return Envelope(data=await audience_service.start(session, item, call.quoted, clock.now()))
+
+
+@router.get("/creators/{id}/audience-refresh/{job_id}", responses=errors(400, 404))
+async def get_creator_audience_refresh(
+    id: str, job_id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep
+) -> Envelope[AudienceJobOut]:
+    """An audience snapshot job of this creator: status, and the snapshot once completed (free)."""
+    item = await service.get_item(session, principal.team_id, CREATOR, id)
+    return Envelope(data=await audience_service.job_of_item(session, item, job_id, clock.now()))
+
+
+@router.get("/creators/{id}/audience-demographics", responses=errors(400, 404))
+async def get_creator_audience_demographics(
+    id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep
+) -> Envelope[AudiencePart]:
+    """Age brackets and genders of the latest audience snapshot, with pending audience jobs (§2.6)."""
+    item = await service.get_item(session, principal.team_id, CREATOR, id)
+    return Envelope(data=await audience_service.part(session, item, "demographics", clock.now()))
+
+
+@router.get("/creators/{id}/audience-geography", responses=errors(400, 404))
+async def get_creator_audience_geography(
+    id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep
+) -> Envelope[AudiencePart]:
+    """Countries, cities and languages of the latest audience snapshot, with pending audience jobs."""
+    item = await service.get_item(session, principal.team_id, CREATOR, id)
+    return Envelope(data=await audience_service.part(session, item, "geography", clock.now()))
