@@ -27,6 +27,7 @@ from reelscope.analysis import outliers
 from reelscope.billing import service as billing_service
 from reelscope.billing.prices import JOB_PRICES
 from reelscope.collectors.base import Connector, ConnectorError, CreatorRecord, VideoRecord, VideoStats
+from reelscope.dashboard.links import Links, links_for
 from reelscope.events import service as events_service
 from reelscope.events.schemas import (
     OutlierVideo,
@@ -80,6 +81,7 @@ async def run(
 ) -> dict[str, Any]:
     """One cycle of ``item_id`` for its due time ``scheduled_for`` (``paid``: debit it from the job)."""
     price = JOB_PRICES[CYCLE_PRICE_KEY] if paid else 0
+    links = links_for(ctx.settings, ctx.clock)
     async with ctx.db.transaction() as session:
         item = await session.get(TrackedItem, item_id)
         skipped = await _skip_reason(session, item, scheduled_for)
@@ -89,13 +91,13 @@ async def run(
         try:
             await billing_service.ensure_affordable(session, item.team_id, price, at=ctx.now())
         except InsufficientCredits:
-            await pause(session, item, INSUFFICIENT_CREDITS, ctx.now())
+            await pause(session, item, INSUFFICIENT_CREDITS, ctx.now(), links)
             await ctx.complete(session, {"paused": INSUFFICIENT_CREDITS})
             return {"paused": INSUFFICIENT_CREDITS}
     try:
         reading = await read_source(connector, item)
     except ConnectorError as exc:
-        return await _failed_check(ctx, item_id, exc)
+        return await _failed_check(ctx, item_id, exc, links)
     async with ctx.db.transaction() as session:
         item = await session.get(TrackedItem, item_id, populate_existing=True)
         skipped = await _skip_reason(session, item, scheduled_for)
@@ -115,10 +117,10 @@ async def run(
                 )
                 charged = price
             except InsufficientCredits:
-                await pause(session, item, INSUFFICIENT_CREDITS, ctx.now())
+                await pause(session, item, INSUFFICIENT_CREDITS, ctx.now(), links)
                 await ctx.complete(session, {"paused": INSUFFICIENT_CREDITS})
                 return {"paused": INSUFFICIENT_CREDITS}
-        result = await _record(session, item, reading, scheduled_for, charged, ctx.now())
+        result = await _record(session, item, reading, scheduled_for, charged, ctx.now(), links)
         await ctx.complete(session, result)
     return result
 
@@ -138,7 +140,7 @@ async def _skip_reason(
     return None
 
 
-async def _failed_check(ctx: TaskContext, item_id: str, exc: ConnectorError) -> dict[str, Any]:
+async def _failed_check(ctx: TaskContext, item_id: str, exc: ConnectorError, links: Links) -> dict[str, Any]:
     async with ctx.db.transaction() as session:
         item = await session.get(TrackedItem, item_id, populate_existing=True)
         if item is None:
@@ -149,14 +151,14 @@ async def _failed_check(ctx: TaskContext, item_id: str, exc: ConnectorError) -> 
         item.updated_at = ctx.now()
         paused = item.consecutive_failures >= MAX_FAILURES and item.status == service.ACTIVE
         if paused:
-            await pause(session, item, MAX_FAILURES_REACHED, ctx.now())
+            await pause(session, item, MAX_FAILURES_REACHED, ctx.now(), links)
         result = {"check": "failed", "failures": item.consecutive_failures, "paused": paused}
         await ctx.complete(session, result)
     log.warning("tracking.check_failed", item_id=item_id, failures=result["failures"], error=str(exc))
     return result
 
 
-async def pause(session: AsyncSession, item: TrackedItem, reason: str, now: datetime) -> None:
+async def pause(session: AsyncSession, item: TrackedItem, reason: str, now: datetime, links: Links) -> None:
     """§3: active → paused, with ``tracking.paused`` carrying the reason under both names (§6.3)."""
     item.status, item.pause_reason, item.updated_at = service.PAUSED, reason, now
     await service.set_schedule_active(session, item, False, now)
@@ -170,7 +172,7 @@ async def pause(session: AsyncSession, item: TrackedItem, reason: str, now: date
             platform_handle=item.handle,
             reason=reason,
             pause_reason=reason,
-            dashboard_url=service.dashboard_url(item),
+            dashboard_url=service.dashboard_url(item, links),
         ),
         item.team_id,
         at=now,
@@ -188,6 +190,7 @@ async def _record(
     scheduled_for: datetime,
     charged: int,
     now: datetime,
+    links: Links,
 ) -> dict[str, Any]:
     previous = item.latest_snapshot or {}
     first = item.cycles_completed == 0
@@ -239,13 +242,13 @@ async def _record(
             snapshot=TrackingSnapshot(**_snapshot_fields(metrics)),
             new_posts_count=len(new_posts),
             report_available=True,
-            dashboard_url=service.dashboard_url(item),
+            dashboard_url=service.dashboard_url(item, links),
         ),
         item.team_id,
         at=now,
     )
     if found:
-        await _announce_outliers(session, item, found, now)
+        await _announce_outliers(session, item, found, now, links)
     return {
         "snapshot_at": iso(now),
         "scheduled_for": iso(scheduled_for),
@@ -354,7 +357,7 @@ def _outliers(stored: Sequence[tuple[TrackedPost, bool]], now: datetime) -> list
 
 
 async def _announce_outliers(
-    session: AsyncSession, item: TrackedItem, found: Sequence[outliers.Outlier], now: datetime
+    session: AsyncSession, item: TrackedItem, found: Sequence[outliers.Outlier], now: datetime, links: Links
 ) -> None:
     stmt = select(TrackedPost).where(
         TrackedPost.item_id == item.id, TrackedPost.external_id.in_([o.video_id for o in found])
@@ -381,7 +384,7 @@ async def _announce_outliers(
                 for o in found
             ],
             creator_median_views=found[0].median_views,
-            dashboard_url=service.dashboard_url(item),
+            dashboard_url=service.dashboard_url(item, links),
         ),
         item.team_id,
         at=now,

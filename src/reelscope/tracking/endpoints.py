@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Query, Response
+from fastapi import Depends, Query, Response
 
 from reelscope.audience import service as audience_service
 from reelscope.audience.schemas import AudienceJobOut, AudiencePart
 from reelscope.contract import CallDep, ClockDep, PrincipalDep, RuntimeDep, SessionDep, v1_router
+from reelscope.dashboard.links import Links, links_for
 from reelscope.kit.pagination import Page
 from reelscope.kit.schemas import Envelope, errors
 from reelscope.tracking import service
@@ -36,6 +37,14 @@ from reelscope.tracking.sources import connector_for
 
 router = v1_router(prefix="/tracking", tags=["tracking"])
 
+
+async def get_links(runtime: RuntimeDep, clock: ClockDep) -> Links:
+    """Signed dashboard links (ADR 0023) on the service's clock."""
+    return links_for(runtime.settings, clock)
+
+
+LinksDep = Annotated[Links, Depends(get_links)]
+
 CREATOR, VIDEO = service.CREATOR, service.VIDEO
 
 
@@ -44,41 +53,54 @@ CREATOR, VIDEO = service.CREATOR, service.VIDEO
 
 @router.post("/creators", status_code=201, responses=errors(400, 402, 404, 409, 502))
 async def create_tracked_creator(
-    body: TrackCreator, session: SessionDep, principal: PrincipalDep, clock: ClockDep, runtime: RuntimeDep
+    body: TrackCreator,
+    session: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    runtime: RuntimeDep,
+    links: LinksDep,
 ) -> Envelope[TrackedDetail]:
     """Track a creator ($0.25, which pays the first cycle, run at once). Later cycles run on `cadence`
     and cost $0.25 each; `tracking.cycle.completed` follows every cycle. 404 when the creator does not
     exist, 409 when the team already tracks them (neither billed)."""
     connector = connector_for(runtime.settings, clock)
     item = await service.create_creator(session, connector, principal.team_id, body, clock.now())
-    return Envelope(data=await service.detail(session, item, clock.now()))
+    return Envelope(data=await service.detail(session, item, clock.now(), links))
 
 
 @router.get("/creators", responses=errors(400))
 async def list_tracked_creators(
-    query: Annotated[TrackingListQuery, Query()], session: SessionDep, principal: PrincipalDep
+    query: Annotated[TrackingListQuery, Query()],
+    session: SessionDep,
+    principal: PrincipalDep,
+    links: LinksDep,
 ) -> Page[TrackedOut]:
     """The team's tracked creators, newest first; `search` matches the handle or display name."""
-    return await service.list_items(session, principal.team_id, CREATOR, query)
+    return await service.list_items(session, principal.team_id, CREATOR, query, links)
 
 
 @router.get("/creators/{id}", responses=errors(400, 404))
 async def get_tracked_creator(
-    id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep
+    id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep, links: LinksDep
 ) -> Envelope[TrackedDetail]:
     """One tracked creator with its latest snapshot and its pending cycle and audience jobs (§2.6)."""
     item = await service.get_item(session, principal.team_id, CREATOR, id)
-    return Envelope(data=await service.detail(session, item, clock.now()))
+    return Envelope(data=await service.detail(session, item, clock.now(), links))
 
 
 @router.patch("/creators/{id}", responses=errors(400, 404))
 async def update_tracked_creator(
-    id: str, body: TrackingUpdate, session: SessionDep, principal: PrincipalDep, clock: ClockDep
+    id: str,
+    body: TrackingUpdate,
+    session: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    links: LinksDep,
 ) -> Envelope[TrackedDetail]:
     """Change `cadence`, or `status`: `active` resumes a paused creator (§3), `paused` stops cycles."""
     item = await service.get_item(session, principal.team_id, CREATOR, id)
     await service.update(session, item, body, clock.now())
-    return Envelope(data=await service.detail(session, item, clock.now()))
+    return Envelope(data=await service.detail(session, item, clock.now(), links))
 
 
 @router.delete("/creators/{id}", status_code=204, response_class=Response, responses=errors(400, 404))
@@ -164,39 +186,52 @@ async def get_tracked_creator_posting_cadence(
 
 @router.post("/videos", status_code=201, responses=errors(400, 402, 404, 409, 502))
 async def create_tracked_video(
-    body: TrackVideo, session: SessionDep, principal: PrincipalDep, clock: ClockDep, runtime: RuntimeDep
+    body: TrackVideo,
+    session: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    runtime: RuntimeDep,
+    links: LinksDep,
 ) -> Envelope[TrackedDetail]:
     """Track a video ($0.25, which pays the first cycle, run at once); later cycles $0.25 each."""
     connector = connector_for(runtime.settings, clock)
     item = await service.create_video(session, connector, principal.team_id, body, clock.now())
-    return Envelope(data=await service.detail(session, item, clock.now()))
+    return Envelope(data=await service.detail(session, item, clock.now(), links))
 
 
 @router.get("/videos", responses=errors(400))
 async def list_tracked_videos(
-    query: Annotated[TrackingListQuery, Query()], session: SessionDep, principal: PrincipalDep
+    query: Annotated[TrackingListQuery, Query()],
+    session: SessionDep,
+    principal: PrincipalDep,
+    links: LinksDep,
 ) -> Page[TrackedOut]:
     """The team's tracked videos, newest first; `search` matches the video id, title or creator."""
-    return await service.list_items(session, principal.team_id, VIDEO, query)
+    return await service.list_items(session, principal.team_id, VIDEO, query, links)
 
 
 @router.get("/videos/{id}", responses=errors(400, 404))
 async def get_tracked_video(
-    id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep
+    id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep, links: LinksDep
 ) -> Envelope[TrackedDetail]:
     """One tracked video with its latest snapshot and pending cycle (§2.6)."""
     item = await service.get_item(session, principal.team_id, VIDEO, id)
-    return Envelope(data=await service.detail(session, item, clock.now()))
+    return Envelope(data=await service.detail(session, item, clock.now(), links))
 
 
 @router.patch("/videos/{id}", responses=errors(400, 404))
 async def update_tracked_video(
-    id: str, body: TrackingUpdate, session: SessionDep, principal: PrincipalDep, clock: ClockDep
+    id: str,
+    body: TrackingUpdate,
+    session: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    links: LinksDep,
 ) -> Envelope[TrackedDetail]:
     """Change `cadence`, or `status` (`active` resumes a paused video, §3)."""
     item = await service.get_item(session, principal.team_id, VIDEO, id)
     await service.update(session, item, body, clock.now())
-    return Envelope(data=await service.detail(session, item, clock.now()))
+    return Envelope(data=await service.detail(session, item, clock.now(), links))
 
 
 @router.delete("/videos/{id}", status_code=204, response_class=Response, responses=errors(400, 404))

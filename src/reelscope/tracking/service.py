@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.collectors.base import Connector, ConnectorError
 from reelscope.collectors.base import NotFound as SourceNotFound
+from reelscope.dashboard.links import Links
 from reelscope.events.schemas import TrackingSnapshot
 from reelscope.kit.clock import as_utc, iso
 from reelscope.kit.errors import Conflict, NotFound, UpstreamError
@@ -63,9 +64,9 @@ def path_of(item: TrackedItem) -> str:
     return f"/v1/tracking/{item.kind}s/{item.id}"
 
 
-def dashboard_url(item: TrackedItem) -> str:
-    """Where the item is read: its API resource (the dashboard page of issue 20 item 6 is not built)."""
-    return path_of(item)
+def dashboard_url(item: TrackedItem, links: Links) -> str:
+    """The item's dashboard page: a signed link that opens without an API key until it expires."""
+    return links.url_for(item.team_id, item.kind, item.id)
 
 
 def interval(cadence: str) -> str:
@@ -192,7 +193,7 @@ async def get_item(session: AsyncSession, team_id: str, kind: str, item_id: str)
 
 
 async def list_items(
-    session: AsyncSession, team_id: str, kind: str, query: TrackingListQuery
+    session: AsyncSession, team_id: str, kind: str, query: TrackingListQuery, links: Links
 ) -> Page[TrackedOut]:
     where = [TrackedItem.team_id == team_id, TrackedItem.kind == kind]
     if query.search:
@@ -219,16 +220,16 @@ async def list_items(
     items = list((await session.execute(stmt)).scalars())
     next_runs = await _next_runs(session, [item.id for item in items])
     return Page(
-        data=[render(item, next_runs.get(item.id)) for item in items],
+        data=[render(item, next_runs.get(item.id), links) for item in items],
         pagination=Pagination.of(query, int(total)),
     )
 
 
-async def detail(session: AsyncSession, item: TrackedItem, now: datetime) -> TrackedDetail:
+async def detail(session: AsyncSession, item: TrackedItem, now: datetime, links: Links) -> TrackedDetail:
     next_runs = await _next_runs(session, [item.id])
     state = await jobs_service.envelope(session, RESOURCE, item.id, now=now, team_id=item.team_id)
     return TrackedDetail(
-        **render(item, next_runs.get(item.id)).model_dump(),
+        **render(item, next_runs.get(item.id), links).model_dump(),
         finalized=state.finalized,
         pending_jobs=state.pending_jobs,
     )
@@ -246,7 +247,7 @@ async def _next_runs(session: AsyncSession, item_ids: Sequence[str]) -> dict[str
     }
 
 
-def render(item: TrackedItem, next_run: datetime | None) -> TrackedOut:
+def render(item: TrackedItem, next_run: datetime | None, links: Links) -> TrackedOut:
     return TrackedOut(
         id=item.id,
         tracking_type=CREATOR if item.kind == CREATOR else VIDEO,
@@ -263,7 +264,7 @@ def render(item: TrackedItem, next_run: datetime | None) -> TrackedOut:
         last_checked_at=iso(item.last_checked_at),
         next_check_at=iso(next_run) if item.status == ACTIVE else None,
         latest_snapshot=snapshot_view(item.latest_snapshot) if item.latest_snapshot is not None else None,
-        dashboard_url=dashboard_url(item),
+        dashboard_url=dashboard_url(item, links),
         created_at=iso(item.created_at) or "",
         updated_at=iso(item.updated_at) or "",
     )
