@@ -102,7 +102,13 @@ class TestCreate:
         ]
 
     async def test_a_video_carries_its_url_and_counters(
-        self, client: httpx.AsyncClient, team: TeamKey, jobs: JobEngine, runtime: Runtime, clock: ManualClock
+        self,
+        client: httpx.AsyncClient,
+        team: TeamKey,
+        jobs: JobEngine,
+        runtime: Runtime,
+        clock: ManualClock,
+        advance: Advance,
     ) -> None:
         [video] = world().creator_posts(Platform.TIKTOK, OUTLIER, clock.now(), 1) or []
         response = await client.post(
@@ -119,6 +125,12 @@ class TestCreate:
         assert event["tracking_type"] == "video" and event["video_url"] == video.url
         assert "platform_handle" not in event
         assert event["snapshot"]["views"] == video.views and event["snapshot"]["title"] == video.description
+        await advance(timedelta(hours=6))
+        _, later = await events(runtime, "tracking.cycle.completed")
+        assert later["snapshot"]["delta_views"] == later["snapshot"]["views"] - video.views > 0
+        listed = await get(client, team, "/v1/tracking/videos", search=video.external_id[-6:])
+        assert [row["id"] for row in listed["data"]] == [created["id"]]
+        assert (await get(client, team, "/v1/tracking/videos", search="%"))["data"] == []
 
     async def test_refusals_are_not_billed(
         self, client: httpx.AsyncClient, team: TeamKey, make_team: MakeTeam, jobs: JobEngine, runtime: Runtime

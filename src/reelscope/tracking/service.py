@@ -197,12 +197,13 @@ async def list_items(
 ) -> Page[TrackedOut]:
     where = [TrackedItem.team_id == team_id, TrackedItem.kind == kind]
     if query.search:
-        pattern = f"%{query.search.strip().lstrip('@').lower()}%"
+        needle = query.search.strip().lstrip("@").lower()
         where.append(
             or_(
-                func.lower(TrackedItem.target).like(pattern),
-                func.lower(func.coalesce(TrackedItem.handle, "")).like(pattern),
-                func.lower(func.coalesce(TrackedItem.title, "")).like(pattern),
+                *(
+                    func.lower(func.coalesce(column, "")).contains(needle, autoescape=True)
+                    for column in (TrackedItem.target, TrackedItem.handle, TrackedItem.title)
+                )
             )
         )
     if query.status:
