@@ -66,7 +66,7 @@ class TestSnapshot:
             "data"
         ]
         assert geography["geography"] == snapshot["geography"] and geography["demographics"] is None
-        assert [op for _, _, op in await ledger(runtime, team)][-1] == "refresh_creator_audience"
+        assert [op for _, _, op in await ledger(runtime, team)][-1] == "create_creator_audience_refresh"
         assert await balance(runtime, team) == 1000 - 25 - 50
 
     async def test_the_snapshot_is_kept_24_hours_for_its_team(

@@ -99,7 +99,7 @@ def _sound_resolve(params: Params, _body: Body) -> int:
 
 
 FREE = Price(0)
-JOB_PRICE_AUDIENCE = 50  # JOB_PRICES["audience_snapshot"], also what refresh_creator_audience charges
+JOB_PRICE_AUDIENCE = 50  # JOB_PRICES["audience_snapshot"], also what create_creator_audience_refresh charges
 
 PRICES: dict[str, Price] = {
     # account
@@ -148,7 +148,7 @@ PRICES: dict[str, Price] = {
     "update_tracked_video": FREE,
     "delete_tracked_video": FREE,
     # §4.7 audience: a snapshot is $0.50 (the job price), refunded for profile_only or a failure
-    "refresh_creator_audience": Price(JOB_PRICE_AUDIENCE),
+    "create_creator_audience_refresh": Price(JOB_PRICE_AUDIENCE),
     "get_creator_audience_refresh": FREE,
     "get_creator_audience_demographics": FREE,
     "get_creator_audience_geography": FREE,

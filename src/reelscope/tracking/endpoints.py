@@ -245,7 +245,7 @@ async def delete_tracked_video(id: str, session: SessionDep, principal: Principa
 
 
 @router.post("/creators/{id}/audience-refresh", status_code=202, responses=errors(400, 402, 404))
-async def refresh_creator_audience(
+async def create_creator_audience_refresh(
     id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep, call: CallDep
 ) -> Envelope[AudienceJobOut]:
     """Start an audience snapshot ($0.50): the creator's commenters sampled and their demographics and
