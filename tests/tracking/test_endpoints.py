@@ -383,9 +383,16 @@ class TestReads:
         assert (await get(client, team, base + "/snapshots", limit=365))["data"]["count"] == 4
         window = await get(client, team, base + "/snapshots", start_date="2026-11-22", end_date="2026-11-23")
         assert [s["taken_at"][:10] for s in window["data"]["snapshots"]] == ["2026-11-23", "2026-11-22"]
-        for params in ({"limit": 366}, {"limit": 0}, {"start_date": "yesterday"}):
+        for params in ({"limit": 366}, {"limit": 0}, {"until": "2026-11-22"}):
             response = await client.get(base + "/snapshots", params=params, headers=team.headers)
             assert_error(response, 400, "validation_error")
+        for params in (
+            {"start_date": "yesterday"},
+            {"end_date": "2026-02-30"},
+            {"start_date": "2026-11-23", "end_date": "2026-11-22"},
+        ):
+            response = await client.get(base + "/snapshots", params=params, headers=team.headers)
+            assert_error(response, 400, "invalid_date_range")  # §7
         posts = await get(client, team, base + "/posts")
         assert len(posts["data"]) == 50 and posts["pagination"]["limit"] == 50  # §8.3 default 50
         dates = [post["publish_date"] for post in posts["data"]]

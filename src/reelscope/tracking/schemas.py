@@ -3,7 +3,6 @@ the record fields beyond those (§2.9) are ours (ADR 0023)."""
 
 from __future__ import annotations
 
-from datetime import date
 from enum import StrEnum
 from typing import Any, Literal, Self
 
@@ -73,8 +72,8 @@ class TrackingListQuery(PageQuery):
 
 
 class SnapshotsQuery(QueryModel):
-    start_date: date | None = Field(default=None, description="YYYY-MM-DD, inclusive (UTC)")
-    end_date: date | None = Field(default=None, description="YYYY-MM-DD, inclusive (UTC)")
+    start_date: str | None = Field(default=None, description="YYYY-MM-DD, inclusive (UTC)")
+    end_date: str | None = Field(default=None, description="YYYY-MM-DD, inclusive (UTC)")
     limit: int = Field(default=30, ge=1, le=365, description="1 to 365, default 30; above 365 is a 400")
 
 

@@ -11,7 +11,7 @@ import itertools
 import statistics
 from collections import Counter
 from collections.abc import Sequence
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, or_, select
@@ -22,7 +22,7 @@ from reelscope.collectors.base import NotFound as SourceNotFound
 from reelscope.dashboard.links import Links
 from reelscope.events.schemas import TrackingSnapshot
 from reelscope.kit.clock import as_utc, iso
-from reelscope.kit.errors import Conflict, NotFound, UpstreamError
+from reelscope.kit.errors import Conflict, InvalidDateRange, NotFound, UpstreamError
 from reelscope.kit.ids import new_id
 from reelscope.kit.pagination import Page, Pagination
 from reelscope.kit.platforms import Platform
@@ -333,11 +333,13 @@ async def set_schedule_active(session: AsyncSession, item: TrackedItem, active: 
 
 async def snapshots(session: AsyncSession, item: TrackedItem, query: SnapshotsQuery) -> SnapshotList:
     where = [TrackingSnapshotRow.item_id == item.id]
-    if query.start_date is not None:
-        where.append(TrackingSnapshotRow.taken_at >= datetime.combine(query.start_date, time(), UTC))
-    if query.end_date is not None:
-        end = datetime.combine(query.end_date, time(), UTC) + timedelta(days=1)
-        where.append(TrackingSnapshotRow.taken_at < end)
+    start, end = _day(query.start_date, "start_date"), _day(query.end_date, "end_date")
+    if start is not None and end is not None and start > end:
+        raise InvalidDateRange("start_date must not be after end_date")
+    if start is not None:
+        where.append(TrackingSnapshotRow.taken_at >= datetime.combine(start, time(), UTC))
+    if end is not None:
+        where.append(TrackingSnapshotRow.taken_at < datetime.combine(end, time(), UTC) + timedelta(days=1))
     stmt = (
         select(TrackingSnapshotRow)
         .where(*where)
@@ -346,6 +348,16 @@ async def snapshots(session: AsyncSession, item: TrackedItem, query: SnapshotsQu
     )
     rows = list((await session.execute(stmt)).scalars())
     return SnapshotList(tracking_id=item.id, snapshots=[snapshot_out(row) for row in rows], count=len(rows))
+
+
+def _day(value: str | None, name: str) -> date | None:
+    """§7: an unparseable start_date or end_date is 400 invalid_date_range."""
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise InvalidDateRange(f"{name} must be a date in YYYY-MM-DD format") from None
 
 
 def snapshot_out(row: TrackingSnapshotRow) -> SnapshotOut:
