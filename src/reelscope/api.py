@@ -6,12 +6,14 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 from reelscope.account.endpoints import router as account_router
+from reelscope.audience.endpoints import router as audience_router
 from reelscope.contract import V1_PREFIX
 from reelscope.digest.endpoints import router as digest_router
 from reelscope.hashtag.endpoints import router as hashtag_router
 from reelscope.kit.schemas import CONTRACT_ERRORS, errors
 from reelscope.lookup.endpoints import router as lookup_router
 from reelscope.sound.endpoints import router as sound_router
+from reelscope.tracking.endpoints import router as tracking_router
 from reelscope.trend.endpoints import router as trend_router
 from reelscope.webhook.endpoints import router as webhook_router
 
@@ -28,6 +30,8 @@ FAMILIES = (
     webhook_router,
     sound_router,
     lookup_router,
+    tracking_router,
+    audience_router,
 )
 
 

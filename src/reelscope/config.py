@@ -38,6 +38,12 @@ class Settings(BaseSettings):
     webhook_ca_bundle: Path | None = None
     webhook_retry_schedule: str = "0,30,120,600,3600,21600,86400"
 
+    # dashboard pages (ADR 0023): the secret that signs their links (unset: a random key kept in data_dir),
+    # how long a link lasts, and the address links start with (unset: http://host:port)
+    dashboard_secret: str | None = None
+    dashboard_link_hours: int = Field(default=168, ge=1)
+    public_url: str | None = None
+
     # auth: the per-IP limiter for requests with no usable key (§5.5)
     ip_burst: int = Field(default=20, ge=1)
     ip_refill_per_second: float = Field(default=1.0, gt=0)

@@ -17,6 +17,7 @@ from reelscope import __version__
 from reelscope.api import include_v1
 from reelscope.config import Settings, load_settings
 from reelscope.contract import ContractHeadersMiddleware
+from reelscope.dashboard.endpoints import add_dashboard_routes
 from reelscope.kit.clock import Clock
 from reelscope.kit.errors import (
     ApiError,
@@ -75,6 +76,8 @@ def create_app(
     # the interactive reference beside /openapi.json, registered after /v1 so that the hot routes are
     # still matched first (ADR 0014); plain routes, outside the contract, no key needed
     add_docs_routes(app)
+    # tracked items' dashboard pages, opened by signed links (issue 20 item 6)
+    add_dashboard_routes(app)
     return app
 
 

@@ -104,6 +104,7 @@ def _sound_resolve(params: Params, _body: Body) -> int:
 
 
 FREE = Price(0)
+JOB_PRICE_AUDIENCE = 50  # JOB_PRICES["audience_snapshot"], also what create_creator_audience_refresh charges
 
 PRICES: dict[str, Price] = {
     # account
@@ -145,6 +146,26 @@ PRICES: dict[str, Price] = {
     "create_tracked_creator": Price(25),
     "create_tracked_video": Price(25),
     "collect_creator_posts": Price(0, _post_collection),
+    "list_tracked_creators": FREE,
+    "get_tracked_creator": FREE,
+    "update_tracked_creator": FREE,
+    "delete_tracked_creator": FREE,
+    "get_tracked_creator_report": FREE,
+    "list_tracked_creator_snapshots": FREE,
+    "list_tracked_creator_posts": FREE,
+    "get_tracked_creator_post": FREE,
+    "get_tracked_creator_posting_cadence": FREE,
+    "get_creator_post_collection": FREE,
+    "list_tracked_videos": FREE,
+    "get_tracked_video": FREE,
+    "update_tracked_video": FREE,
+    "delete_tracked_video": FREE,
+    # §4.7 audience: a snapshot is $0.50 (the job price), refunded for profile_only or a failure
+    "create_creator_audience_refresh": Price(JOB_PRICE_AUDIENCE),
+    "get_creator_audience_refresh": FREE,
+    "get_creator_audience_demographics": FREE,
+    "get_creator_audience_geography": FREE,
+    "get_audience_snapshot": FREE,
     # §4.7 sounds
     "get_sound": Price(5, _sound_resolve),
     "get_sound_usage_history": Price(5),
@@ -176,7 +197,7 @@ JOB_PRICES: dict[str, int] = {
     "agent_scheduled_run": 50,
     "agent_data_intelligence_run": 100,
     "tracking_cycle": 25,
-    "audience_snapshot": 50,
+    "audience_snapshot": JOB_PRICE_AUDIENCE,
 }
 
 

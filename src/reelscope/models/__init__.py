@@ -29,6 +29,9 @@ from reelscope.models.read_path import DigestList as DigestList
 from reelscope.models.read_path import HashtagDaily as HashtagDaily
 from reelscope.models.read_path import ReadVersion as ReadVersion
 from reelscope.models.sounds import SoundResolution as SoundResolution
+from reelscope.models.tracking import TrackedItem as TrackedItem
+from reelscope.models.tracking import TrackedPost as TrackedPost
+from reelscope.models.tracking import TrackingSnapshotRow as TrackingSnapshotRow
 from reelscope.models.trends import Trend as Trend
 from reelscope.models.trends import TrendGroup as TrendGroup
 from reelscope.models.trends import TrendRanking as TrendRanking

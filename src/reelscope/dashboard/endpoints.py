@@ -1,0 +1,97 @@
+"""``GET /dashboard/{token}``: a tracked item's page, opened by a signed, expiring link without an API key
+(issue 20 item 6; ADR 0023), and the BokehJS file it loads. Plain routes outside the /v1 contract."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse
+from sqlalchemy import select
+
+from reelscope.audience import service as audience_service
+from reelscope.contract import runtime_of
+from reelscope.dashboard import page
+from reelscope.dashboard.links import PATH, LinkExpired, LinkInvalid, links_for
+from reelscope.kit.clock import as_utc
+from reelscope.kit.errors import Forbidden, NotFound
+from reelscope.models import TrackedItem, TrackedPost, TrackingSnapshotRow
+from reelscope.tracking import service as tracking_service
+
+SNAPSHOTS_SHOWN = 365
+
+
+async def get_dashboard(token: str, request: Request) -> HTMLResponse:
+    runtime = runtime_of(request)
+    links = links_for(runtime.settings, runtime.clock)
+    try:
+        target = links.read(token)
+    except LinkExpired:
+        raise Forbidden("This dashboard link has expired; ask the API for a new one") from None
+    except LinkInvalid:
+        raise NotFound("No dashboard at this address") from None
+    now = runtime.clock.now()
+    async with runtime.db.transaction(write=False) as session:
+        item = await session.get(TrackedItem, target.item_id)
+        if item is None or item.team_id != target.team_id or item.kind != target.kind:
+            raise NotFound("No dashboard at this address")
+        stmt = (
+            select(TrackingSnapshotRow.taken_at, TrackingSnapshotRow.metrics)
+            .where(TrackingSnapshotRow.item_id == item.id)
+            .order_by(TrackingSnapshotRow.taken_at.desc())
+            .limit(SNAPSHOTS_SHOWN)
+        )
+        snapshots = [(as_utc(at), metrics) for at, metrics in (await session.execute(stmt)).all()][::-1]
+        posts = (
+            await session.execute(
+                select(TrackedPost)
+                .where(TrackedPost.item_id == item.id, TrackedPost.outlier_announced_at.is_not(None))
+                .order_by(TrackedPost.published_at.desc())
+                .limit(20)
+            )
+        ).scalars()
+        outliers = [tracking_service.post_out(post).model_dump() for post in posts]
+        cadence = await tracking_service.posting_cadence(session, item)
+        audience = None
+        if item.kind == tracking_service.CREATOR:
+            latest = await audience_service.part(session, item, "geography", now)
+            if latest.snapshot_id is not None:
+                audience = {
+                    "geography": latest.geography or {},
+                    "sample_size": latest.sample_size,
+                    "confidence_level": latest.confidence_level,
+                }
+        issued = links.serializer.loads(token, return_timestamp=True)[1]
+        body = page.render(
+            item={
+                "id": item.id,
+                "kind": item.kind,
+                "platform": item.platform,
+                "handle": item.handle,
+                "title": item.title,
+                "status": item.status,
+            },
+            snapshots=snapshots,
+            outliers=outliers,
+            by_weekday=cadence.by_weekday,
+            audience=audience,
+            expires_at=as_utc(issued) + links.lifetime,
+        )
+    return HTMLResponse(
+        body, headers={"Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer"}
+    )
+
+
+async def get_dashboard_asset(name: str) -> FileResponse:
+    path = page.asset_file(name)
+    if path is None:
+        raise NotFound(f"No dashboard asset named {name}")
+    return FileResponse(
+        path, media_type="text/javascript", headers={"Cache-Control": "public, max-age=86400"}
+    )
+
+
+def add_dashboard_routes(app: FastAPI) -> None:
+    """Plain routes, outside the /v1 contract: the signed link is the only credential."""
+    app.add_api_route(
+        page.ASSETS_PATH + "/{name}", get_dashboard_asset, methods=["GET"], include_in_schema=False
+    )
+    app.add_api_route(PATH + "/{token}", get_dashboard, methods=["GET"], include_in_schema=False)
