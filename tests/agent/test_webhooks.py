@@ -16,16 +16,17 @@ from reelscope.worker.context import TaskContext
 from reelscope.worker.dispatcher import dispatch_once
 from tests.agent.conftest import CreateAgent
 from tests.conftest import TeamKey
-from tests.webhook.conftest import (  # noqa: F401  (the webhook family's receiver fixtures)
-    client,
-    create_webhook,
-    guard,
-    receiver,
-    receiver_server,
-    tls,
-)
+from tests.webhook import conftest as webhook_fixtures
 from tests.webhook.conftest import CreateWebhook
 from tests.webhook.receiver import Receiver, TlsFiles
+
+# the webhook family's real HTTPS receiver and the client that may deliver to it
+tls = webhook_fixtures.tls
+receiver_server = webhook_fixtures.receiver_server
+receiver = webhook_fixtures.receiver
+guard = webhook_fixtures.guard
+client = webhook_fixtures.client
+create_webhook = webhook_fixtures.create_webhook
 
 EVENT = "content_research_agent.run.completed"
 SMALL = {"keywords": ["sourdough"], "platforms": ["tiktok"]}
@@ -39,7 +40,7 @@ def failures(request: pytest.FixtureRequest) -> str:
 @pytest.fixture
 def settings(
     tmp_path: Path, database_url: str, redis_url: str | None, tls: TlsFiles, failures: str
-) -> Settings:  # noqa: F811
+) -> Settings:
     return Settings(
         data_dir=tmp_path / "data",
         database_url=database_url,
@@ -50,7 +51,7 @@ def settings(
     )
 
 
-def bodies(receiver: Receiver, path: str) -> list[dict[str, Any]]:  # noqa: F811
+def bodies(receiver: Receiver, path: str) -> list[dict[str, Any]]:
     return [r.json() for r in receiver.at(path)]
 
 
@@ -60,7 +61,7 @@ class TestRunWebhook:
         create_agent: CreateAgent,
         create_webhook: CreateWebhook,
         team: TeamKey,
-        receiver: Receiver,  # noqa: F811
+        receiver: Receiver,
     ) -> None:
         await create_webhook(team, url=receiver.url("/new"), enabled_events=[EVENT])
         agent = await create_agent(team, **SMALL, intent="bread tips")
@@ -90,9 +91,9 @@ class TestRunWebhook:
     async def test_recurring_success_carries_comet_with_a_cron_cadence(
         self,
         create_agent: CreateAgent,
-        create_webhook: CreateWebhook,  # noqa: F811
+        create_webhook: CreateWebhook,
         team: TeamKey,
-        receiver: Receiver,  # noqa: F811
+        receiver: Receiver,
         clock: ManualClock,
         task_context: TaskContext,
     ) -> None:
@@ -113,7 +114,7 @@ class TestRunWebhook:
         create_agent: CreateAgent,
         create_webhook: CreateWebhook,
         team: TeamKey,
-        receiver: Receiver,  # noqa: F811
+        receiver: Receiver,
     ) -> None:
         await create_webhook(team, url=receiver.url("/new"), enabled_events=[EVENT])
         agent = await create_agent(team, **SMALL)
@@ -141,7 +142,7 @@ class TestRunWebhook:
         create_agent: CreateAgent,
         create_webhook: CreateWebhook,
         team: TeamKey,
-        receiver: Receiver,  # noqa: F811
+        receiver: Receiver,
     ) -> None:
         """§6.2: the legacy orbit/comet names still fire; subscribing to both gives two messages."""
         await create_webhook(
