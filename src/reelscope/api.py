@@ -7,6 +7,7 @@ from fastapi.routing import APIRoute
 
 from reelscope.account.endpoints import router as account_router
 from reelscope.agent.endpoints import router as agent_router
+from reelscope.agent.legacy import ROUTERS as legacy_routers
 from reelscope.contract import V1_PREFIX
 from reelscope.digest.endpoints import router as digest_router
 from reelscope.hashtag.endpoints import router as hashtag_router
@@ -28,6 +29,7 @@ FAMILIES = (
     webhook_router,
     sound_router,
     agent_router,
+    *legacy_routers,
 )
 
 

@@ -97,7 +97,7 @@ async def list_agent_videos(
     """The agent's videos with read-time filters; each carries `intelligence_status`. Stop at an empty
     page; `total` may be approximate."""
     agent = await agent_service.get_owned(session, principal.team_id, agent_id)
-    return Envelope(data=await reads.videos(session, agent, query))
+    return Envelope(data=await reads.filtered_videos(session, agent, query))
 
 
 @router.get("/{agent_id}/slideshows", responses=errors(400, 404))

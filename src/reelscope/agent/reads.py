@@ -52,15 +52,18 @@ def _intelligence(agent: Agent, status: str) -> str:
     return status if agent.data_intelligence_enabled else "disabled"
 
 
-async def videos(session: AsyncSession, agent: Agent, query: ItemQuery) -> VideoPage:
+async def videos(
+    session: AsyncSession,
+    agent: Agent,
+    query: AgentPageQuery,
+    *,
+    filters: dict[str, Any] | None = None,
+    order: str = "publish_date",
+    descending: bool = True,
+) -> VideoPage:
+    """A page of the agent's videos; ``order`` is a key of ``repository.VIDEO_ORDERS``."""
     rows, total = await repository.page_videos(
-        session,
-        agent.id,
-        _filters(query),
-        query.order_by.value,
-        query.sort is Sort.DESC,
-        query.skip,
-        query.limit,
+        session, agent.id, filters or {}, order, descending, query.skip, query.limit
     )
     items = [
         {
@@ -74,6 +77,17 @@ async def videos(session: AsyncSession, agent: Agent, query: ItemQuery) -> Video
         for row in rows
     ]
     return VideoPage(**_page_fields(query, total), videos=items)
+
+
+async def filtered_videos(session: AsyncSession, agent: Agent, query: ItemQuery) -> VideoPage:
+    return await videos(
+        session,
+        agent,
+        query,
+        filters=_filters(query),
+        order=query.order_by.value,
+        descending=query.sort is Sort.DESC,
+    )
 
 
 async def slideshows(session: AsyncSession, agent: Agent, query: ItemQuery) -> SlideshowPage:

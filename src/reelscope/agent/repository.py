@@ -44,14 +44,13 @@ async def get_agent_any_team(session: AsyncSession, agent_id: str) -> Agent | No
     return await session.get(Agent, agent_id)
 
 
-async def list_agents(session: AsyncSession, team_id: str, *, skip: int, limit: int) -> Sequence[Agent]:
-    rows = await session.scalars(
-        select(Agent)
-        .where(Agent.team_id == team_id, Agent.deleted_at.is_(None))
-        .order_by(Agent.created_at.desc(), Agent.id)
-        .offset(skip)
-        .limit(limit)
-    )
+async def list_agents(
+    session: AsyncSession, team_id: str, *, skip: int, limit: int, recurring: bool | None = None
+) -> Sequence[Agent]:
+    stmt = select(Agent).where(Agent.team_id == team_id, Agent.deleted_at.is_(None))
+    if recurring is not None:
+        stmt = stmt.where(Agent.is_recurring.is_(recurring))
+    rows = await session.scalars(stmt.order_by(Agent.created_at.desc(), Agent.id).offset(skip).limit(limit))
     return rows.all()
 
 
@@ -185,6 +184,19 @@ def _order(column: Any, descending: bool) -> Any:
     return column.desc() if descending else column.asc()
 
 
+# read-time orders of an agent's videos: §4.5 filters, plus those of the legacy orbit read (§4.5)
+VIDEO_ORDERS: dict[str, Any] = {
+    "publish_date": Video.published_at,
+    "views": Video.views,
+    "created_at": AgentVideo.linked_at,
+    "likes": Video.likes,
+    "comments": Video.comments,
+    "shares": func.coalesce(Video.shares, 0),
+    "bookmarks": func.coalesce(Video.bookmarks, 0),
+    "author.followers": func.coalesce(Creator.followers, 0),
+}
+
+
 async def page_videos(
     session: AsyncSession,
     agent_id: str,
@@ -208,9 +220,9 @@ async def page_videos(
         .where(AgentVideo.agent_id == agent_id)
     )
     stmt = _item_filters(stmt, Video, AgentVideo, filters)
-    column = {"publish_date": Video.published_at, "views": Video.views, "created_at": AgentVideo.linked_at}[
-        order
-    ]
+    if order == "author.followers":
+        stmt = stmt.outerjoin(Creator, Creator.id == Video.creator_id)
+    column = VIDEO_ORDERS[order]
     total = await _count(session, stmt)
     rows = await session.execute(
         stmt.order_by(_order(column, descending), _order(Video.id, descending)).offset(skip).limit(limit)

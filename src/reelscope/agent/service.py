@@ -338,9 +338,17 @@ async def get(session: AsyncSession, team_id: str, agent_id: str, *, now: dateti
 
 
 async def list_page(
-    session: AsyncSession, team_id: str, query: AgentPageQuery, *, now: datetime
+    session: AsyncSession,
+    team_id: str,
+    query: AgentPageQuery,
+    *,
+    now: datetime,
+    recurring: bool | None = None,
 ) -> AgentList:
-    agents = await repository.list_agents(session, team_id, skip=query.skip, limit=query.limit)
+    """A page of the team's agents, newest first (the legacy lists: only one-shot or only recurring)."""
+    agents = await repository.list_agents(
+        session, team_id, skip=query.skip, limit=query.limit, recurring=recurring
+    )
     rendered = await render_many(session, agents, now=now)
     return AgentList(limit=query.limit, page=query.page, count=len(rendered), agents=rendered)
 

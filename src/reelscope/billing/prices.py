@@ -135,6 +135,19 @@ PRICES: dict[str, Price] = {
     # §4.5 legacy
     "create_orbit": Price(0, _legacy_orbit_create),
     "create_comet": FREE,
+    **{
+        f"{verb}_{kind}{rest}": FREE
+        for kind in ("orbit", "comet")
+        for verb, rest in (
+            ("list", "s"),
+            ("list", "s_alias"),
+            ("get", ""),
+            ("list", "_videos"),
+            ("list", "_slideshows"),
+            ("list", "_ads"),
+            ("list", "_creator_outliers"),
+        )
+    },
     # §4.7 satellite lookups
     "lookup_creator": Price(50, _trend_analysis),
     "create_creator_batch": Price(0, _creator_batch),

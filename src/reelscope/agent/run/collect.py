@@ -134,9 +134,7 @@ async def collect_targets(
                 return connector.slideshows(
                     platform, target.keyword, since, until, limit=SLIDESHOWS_PER_TARGET
                 )
-            return connector.search_videos(
-                platform, target.keyword, since, until, limit=VIDEOS_PER_TARGET
-            )
+            return connector.search_videos(platform, target.keyword, since, until, limit=VIDEOS_PER_TARGET)
 
         try:
             records = await _bounded(limit, lambda: _with_retry(call))
