@@ -242,7 +242,7 @@ async def _store(
             ),
         )
     await session.flush()
-    await _analytics(session, agent, found_outliers, now)
+    await refresh_analytics(session, agent, found_outliers, now)
 
     failed_targets = [r for r in results if not r.ok]
     run.status = agent_service.PARTIAL_FAILURE if failed_targets else agent_service.COMPLETED
@@ -298,7 +298,7 @@ async def _link(
     return len(fresh)
 
 
-async def _analytics(
+async def refresh_analytics(
     session: AsyncSession, agent: Agent, found_outliers: Sequence[collect.CreatorOutlier], now: datetime
 ) -> None:
     facts = [
