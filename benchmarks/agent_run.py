@@ -102,13 +102,24 @@ async def link_many(runtime: Any, agent_id: str, connector: SandboxConnector) ->
     records = records[:LINKED]
     async with runtime.db.transaction() as session:
         await catalog_service.ingest_videos(session, records)
-        ids = [catalog_service.catalog_id("video", r.platform.value, r.external_id) for r in records]
+        by_id = {catalog_service.catalog_id("video", r.platform.value, r.external_id): r for r in records}
+        ids = list(by_id)
         known = await agent_repository.linked_ids(session, AgentVideo, "video_id", agent_id, ids)
         rows = [
-            {"agent_id": agent_id, "video_id": vid, "run_id": "bench", "keyword": "bench",
-             "intelligence_status": "disabled", "linked_at": now}
-            for vid in ids if vid not in known
-        ]  # fmt: skip
+            {
+                "agent_id": agent_id,
+                "video_id": vid,
+                "platform": record.platform.value,
+                "published_at": record.published_at,
+                "views": record.views,
+                "run_id": "bench",
+                "keyword": "bench",
+                "intelligence_status": "disabled",
+                "linked_at": now,
+            }
+            for vid, record in by_id.items()
+            if vid not in known
+        ]
         await session.execute(insert(AgentVideo), rows)
         agent = await agent_repository.get_agent_any_team(session, agent_id)
         assert agent is not None

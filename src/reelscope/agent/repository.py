@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, func, select, update
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.catalog.reads import VIDEO_SOUND_COLUMNS
@@ -31,6 +31,9 @@ from reelscope.models import (
     Sound,
     Video,
 )
+
+# the resource of a run's secondary jobs (the AI analysis, §2.6): the run itself
+RUN_RESOURCE = "agent_run"
 
 
 async def get_agent(session: AsyncSession, team_id: str, agent_id: str) -> Agent | None:
@@ -60,6 +63,28 @@ async def get_run(session: AsyncSession, agent_id: str, run_id: str) -> AgentRun
 
 async def run_by_id(session: AsyncSession, run_id: str) -> AgentRun | None:
     return await session.get(AgentRun, run_id)
+
+
+async def runs_by_id(session: AsyncSession, run_ids: Sequence[str]) -> dict[str, AgentRun]:
+    if not run_ids:
+        return {}
+    rows = await session.scalars(select(AgentRun).where(AgentRun.id.in_(run_ids)))
+    return {run.id: run for run in rows}
+
+
+async def jobs_for_runs(session: AsyncSession, run_ids: Sequence[str]) -> dict[str, list[Job]]:
+    """The run-level secondary jobs (§2.6) of each run, oldest first."""
+    found: dict[str, list[Job]] = {}
+    if not run_ids:
+        return found
+    rows = await session.scalars(
+        select(Job)
+        .where(Job.resource_type == RUN_RESOURCE, Job.resource_id.in_(run_ids))
+        .order_by(Job.created_at, Job.id)
+    )
+    for job in rows:
+        found.setdefault(job.resource_id or "", []).append(job)
+    return found
 
 
 async def run_for_firing(session: AsyncSession, agent_id: str, scheduled_for: datetime) -> AgentRun | None:
@@ -133,6 +158,23 @@ def add_links(session: AsyncSession, rows: Sequence[Any]) -> None:
     session.add_all(rows)
 
 
+async def update_link_views(
+    session: AsyncSession, model: Any, column: str, agent_id: str, views: dict[str, int]
+) -> None:
+    if not views:
+        return
+    # a Core statement: the ORM would read an executemany UPDATE as an update by primary key values
+    table = model.__table__
+    stmt = (
+        update(table)
+        .where(table.c.agent_id == bindparam("b_agent"), table.c[column] == bindparam("b_item"))
+        .values(views=bindparam("b_views"))
+    )
+    await session.execute(
+        stmt, [{"b_agent": agent_id, "b_item": item, "b_views": count} for item, count in views.items()]
+    )
+
+
 # --- analytics input -------------------------------------------------------------------------------
 
 
@@ -184,17 +226,50 @@ def _order(column: Any, descending: bool) -> Any:
     return column.desc() if descending else column.asc()
 
 
-# read-time orders of an agent's videos: §4.5 filters, plus those of the legacy orbit read (§4.5)
-VIDEO_ORDERS: dict[str, Any] = {
-    "publish_date": Video.published_at,
-    "views": Video.views,
-    "created_at": AgentVideo.linked_at,
+# the orders of the link tables' own columns (indexed per agent); the legacy orbit read's other orders
+# (§4.5: likes, comments, shares, bookmarks, author.followers) join the catalog
+LINK_ORDERS = frozenset({"publish_date", "views", "created_at"})
+CATALOG_ORDERS: dict[str, Any] = {
     "likes": Video.likes,
     "comments": Video.comments,
     "shares": func.coalesce(Video.shares, 0),
     "bookmarks": func.coalesce(Video.bookmarks, 0),
     "author.followers": func.coalesce(Creator.followers, 0),
 }
+
+
+def _link_order(link: Any, order: str) -> Any:
+    return {"publish_date": link.published_at, "views": link.views, "created_at": link.linked_at}[order]
+
+
+async def _page_ids(
+    session: AsyncSession,
+    link: Any,
+    key: Any,
+    agent_id: str,
+    filters: dict[str, Any],
+    order: str,
+    descending: bool,
+    skip: int,
+    limit: int,
+) -> tuple[list[str], int]:
+    """One page of linked item ids and the matching count, on the link table alone."""
+    stmt = _item_filters(select(key).where(link.agent_id == agent_id), link, link, filters)
+    total = await session.scalar(
+        _item_filters(
+            select(func.count()).select_from(link).where(link.agent_id == agent_id), link, link, filters
+        )
+    )
+    if order in LINK_ORDERS:
+        ordered = stmt.order_by(_order(_link_order(link, order), descending), _order(key, descending))
+    else:
+        ordered = (
+            stmt.join(Video, Video.id == key)
+            .outerjoin(Creator, Creator.id == Video.creator_id)
+            .order_by(_order(CATALOG_ORDERS[order], descending), _order(key, descending))
+        )
+    ids = list(await session.scalars(ordered.offset(skip).limit(limit)))
+    return ids, int(total or 0)
 
 
 async def page_videos(
@@ -206,7 +281,12 @@ async def page_videos(
     skip: int,
     limit: int,
 ) -> tuple[Sequence[Any], int]:
-    stmt: Select[Any] = (
+    ids, total = await _page_ids(
+        session, AgentVideo, AgentVideo.video_id, agent_id, filters, order, descending, skip, limit
+    )
+    if not ids:
+        return [], total
+    rows = await session.execute(
         select(
             *Video.__table__.columns,
             AgentVideo.intelligence_status,
@@ -217,17 +297,10 @@ async def page_videos(
         )
         .join(AgentVideo, AgentVideo.video_id == Video.id)
         .outerjoin(Sound, Sound.id == Video.sound_id)
-        .where(AgentVideo.agent_id == agent_id)
+        .where(AgentVideo.agent_id == agent_id, Video.id.in_(ids))
     )
-    stmt = _item_filters(stmt, Video, AgentVideo, filters)
-    if order == "author.followers":
-        stmt = stmt.outerjoin(Creator, Creator.id == Video.creator_id)
-    column = VIDEO_ORDERS[order]
-    total = await _count(session, stmt)
-    rows = await session.execute(
-        stmt.order_by(_order(column, descending), _order(Video.id, descending)).offset(skip).limit(limit)
-    )
-    return rows.all(), total
+    by_id = {row.id: row for row in rows}
+    return [by_id[i] for i in ids if i in by_id], total
 
 
 async def page_slideshows(
@@ -239,7 +312,20 @@ async def page_slideshows(
     skip: int,
     limit: int,
 ) -> tuple[Sequence[Any], int]:
-    stmt: Select[Any] = (
+    ids, total = await _page_ids(
+        session,
+        AgentSlideshow,
+        AgentSlideshow.slideshow_id,
+        agent_id,
+        filters,
+        order,
+        descending,
+        skip,
+        limit,
+    )
+    if not ids:
+        return [], total
+    rows = await session.execute(
         select(
             *Slideshow.__table__.columns,
             AgentSlideshow.intelligence_status,
@@ -248,22 +334,13 @@ async def page_slideshows(
             AgentSlideshow.linked_at,
         )
         .join(AgentSlideshow, AgentSlideshow.slideshow_id == Slideshow.id)
-        .where(AgentSlideshow.agent_id == agent_id)
+        .where(AgentSlideshow.agent_id == agent_id, Slideshow.id.in_(ids))
     )
-    stmt = _item_filters(stmt, Slideshow, AgentSlideshow, filters)
-    column = {
-        "publish_date": Slideshow.published_at,
-        "views": Slideshow.views,
-        "created_at": AgentSlideshow.linked_at,
-    }[order]
-    total = await _count(session, stmt)
-    rows = await session.execute(
-        stmt.order_by(_order(column, descending), _order(Slideshow.id, descending)).offset(skip).limit(limit)
-    )
-    return rows.all(), total
+    by_id = {row.id: row for row in rows}
+    return [by_id[i] for i in ids if i in by_id], total
 
 
-def _item_filters(stmt: Select[Any], item: Any, link: Any, filters: dict[str, Any]) -> Select[Any]:
+def _item_filters(stmt: Any, item: Any, link: Any, filters: dict[str, Any]) -> Any:
     if filters.get("min_views") is not None:
         stmt = stmt.where(item.views >= filters["min_views"])
     if filters.get("platforms"):

@@ -48,7 +48,7 @@ SCHEDULED_RUN_TASK = "agent.scheduled_run"
 ANALYSIS_TASK = "agent.analysis"
 # the collection job belongs to the agent; the run-level secondary jobs (§2.6) to the run
 AGENT_RESOURCE = "agent"
-RUN_RESOURCE = "agent_run"
+RUN_RESOURCE = repository.RUN_RESOURCE
 
 # the collection scope the service sets (§4.4: not settable at creation); reads filter further
 SERVICE_MIN_VIEWS = 0
@@ -258,13 +258,13 @@ def run_status(run: AgentRun, job: Job | None, now: datetime) -> str:
 
 
 async def _runs_out(session: AsyncSession, runs: Sequence[AgentRun], now: datetime) -> list[RunOut]:
+    """Runs with their §2.6 envelope; three queries whatever the number of runs."""
     jobs = await repository.jobs_by_id(session, [r.job_id for r in runs if r.job_id])
+    secondary = await repository.jobs_for_runs(session, [r.id for r in runs])
     rendered = []
     for run in runs:
         status = run_status(run, jobs.get(run.job_id or ""), now)
-        state = await jobs_service.envelope(
-            session, RUN_RESOURCE, run.id, now=now, team_id=run.team_id, resource_done=status in TERMINAL
-        )
+        state = jobs_service.render(secondary.get(run.id, []), now=now, resource_done=status in TERMINAL)
         rendered.append(
             RunOut(
                 id=run.id,
@@ -295,10 +295,11 @@ async def render(session: AsyncSession, agent: Agent, *, now: datetime) -> Agent
 
 async def render_many(session: AsyncSession, agents: Sequence[Agent], *, now: datetime) -> list[AgentOut]:
     next_runs = await repository.schedule_next_runs(session, [a.schedule_id for a in agents if a.schedule_id])
+    latest = await repository.runs_by_id(session, [a.latest_run_id for a in agents if a.latest_run_id])
+    runs = {run.id: run for run in await _runs_out(session, list(latest.values()), now)}
     out = []
     for agent in agents:
-        latest = await repository.run_by_id(session, agent.latest_run_id) if agent.latest_run_id else None
-        run = (await _runs_out(session, [latest], now))[0] if latest is not None else None
+        run = runs.get(agent.latest_run_id or "")
         out.append(
             AgentOut(
                 id=agent.id,

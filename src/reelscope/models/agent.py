@@ -100,11 +100,22 @@ class AgentRun(Base):
 
 
 class AgentVideo(Base):
+    """A video the agent linked. ``platform``, ``published_at`` and ``views`` are copied from the catalog
+    (views as of the agent's latest run that found it) so the read-time filters and orders run on this
+    narrow table's indexes; the rendered video is the catalog's row."""
+
     __tablename__ = "agent_videos"
-    __table_args__ = (Index("ix_agent_videos_agent_linked", "agent_id", "linked_at"),)
+    __table_args__ = (
+        Index("ix_agent_videos_agent_linked", "agent_id", "linked_at"),
+        Index("ix_agent_videos_agent_published", "agent_id", "published_at"),
+        Index("ix_agent_videos_agent_views", "agent_id", "views"),
+    )
 
     agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"), primary_key=True)
     video_id: Mapped[str] = mapped_column(ForeignKey("videos.id", ondelete="CASCADE"), primary_key=True)
+    platform: Mapped[str] = mapped_column(String(16))
+    published_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    views: Mapped[int] = mapped_column(BigInteger)
     run_id: Mapped[str] = mapped_column(String(36))
     keyword: Mapped[str] = mapped_column(String(200))
     # §2.6: ready | pending | disabled | failed | skipped
@@ -116,13 +127,22 @@ class AgentVideo(Base):
 
 
 class AgentSlideshow(Base):
+    """A carousel the agent linked; sort and filter columns copied as for ``AgentVideo``."""
+
     __tablename__ = "agent_slideshows"
-    __table_args__ = (Index("ix_agent_slideshows_agent_linked", "agent_id", "linked_at"),)
+    __table_args__ = (
+        Index("ix_agent_slideshows_agent_linked", "agent_id", "linked_at"),
+        Index("ix_agent_slideshows_agent_published", "agent_id", "published_at"),
+        Index("ix_agent_slideshows_agent_views", "agent_id", "views"),
+    )
 
     agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"), primary_key=True)
     slideshow_id: Mapped[str] = mapped_column(
         ForeignKey("slideshows.id", ondelete="CASCADE"), primary_key=True
     )
+    platform: Mapped[str] = mapped_column(String(16))
+    published_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    views: Mapped[int] = mapped_column(BigInteger)
     run_id: Mapped[str] = mapped_column(String(36))
     keyword: Mapped[str] = mapped_column(String(200))
     intelligence_status: Mapped[str] = mapped_column(String(16))

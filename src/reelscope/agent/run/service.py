@@ -205,9 +205,13 @@ async def _store(
         "video_id",
         agent.id,
         video_ids,
+        {vid: record.views for vid, (record, _) in videos.items()},
         lambda vid: AgentVideo(
             agent_id=agent.id,
             video_id=vid,
+            platform=videos[vid][0].platform.value,
+            published_at=videos[vid][0].published_at,
+            views=videos[vid][0].views,
             run_id=run.id,
             keyword=videos[vid][1],
             intelligence_status=status,
@@ -220,9 +224,13 @@ async def _store(
         "slideshow_id",
         agent.id,
         list(slides),
+        {sid: record.views for sid, (record, _) in slides.items()},
         lambda sid: AgentSlideshow(
             agent_id=agent.id,
             slideshow_id=sid,
+            platform=slides[sid][0].platform.value,
+            published_at=slides[sid][0].published_at,
+            views=slides[sid][0].views,
             run_id=run.id,
             keyword=slides[sid][1],
             intelligence_status=status,
@@ -237,6 +245,7 @@ async def _store(
             "ad_id",
             agent.id,
             list(ads),
+            None,
             lambda aid: AgentAd(
                 agent_id=agent.id, ad_id=aid, run_id=run.id, keyword=ads[aid][1], linked_at=now
             ),
@@ -289,12 +298,20 @@ async def _store(
 
 
 async def _link(
-    session: AsyncSession, model: Any, column: str, agent_id: str, ids: list[str], make: Any
+    session: AsyncSession,
+    model: Any,
+    column: str,
+    agent_id: str,
+    ids: list[str],
+    views: dict[str, int] | None,
+    make: Any,
 ) -> int:
-    """Link what is not linked yet; how many were new."""
+    """Link what is not linked yet (how many were new); links found again take this run's views."""
     already = await repository.linked_ids(session, model, column, agent_id, ids)
     fresh = [make(i) for i in ids if i not in already]
     repository.add_links(session, fresh)
+    if views is not None:
+        await repository.update_link_views(session, model, column, agent_id, {i: views[i] for i in already})
     return len(fresh)
 
 
