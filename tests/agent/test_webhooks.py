@@ -15,7 +15,7 @@ from reelscope.kit.clock import ManualClock
 from reelscope.worker.context import TaskContext
 from reelscope.worker.dispatcher import dispatch_once
 from tests.agent.conftest import CreateAgent
-from tests.conftest import TeamKey
+from tests.conftest import MakeTeam, TeamKey
 from tests.webhook import conftest as webhook_fixtures
 from tests.webhook.conftest import CreateWebhook
 from tests.webhook.receiver import Receiver, TlsFiles
@@ -136,6 +136,25 @@ class TestRunWebhook:
             "videos_updated": 0, "meta_ads_linked": 0, "outliers_identified": 0, "language_filtered": 0,
             "exclude_keywords_filtered": 0, "youtube_count": 0, "tiktok_count": 0, "instagram_count": 0,
         }  # fmt: skip
+
+    async def test_a_recurring_run_the_balance_cannot_cover_sends_the_failure_form(
+        self,
+        create_agent: CreateAgent,
+        create_webhook: CreateWebhook,
+        make_team: MakeTeam,
+        receiver: Receiver,
+    ) -> None:
+        """§4.4: a recurring agent is free to create; its first run, debited by the job, cannot start."""
+        poor = await make_team(credits=10)
+        await create_webhook(poor, url=receiver.url("/poor"), enabled_events=[EVENT, "comet.run.completed"])
+        agent = await create_agent(poor, **SMALL, is_recurring=True)
+        messages = bodies(receiver, "/poor")
+        assert sorted(m["event"] for m in messages) == ["comet.run.completed", EVENT]
+        data = messages[0]["data"]
+        assert data["status"] == "failed" and data["run_id"] == agent["run_id"]
+        assert data["error"]["code"] == "insufficient_credits"
+        assert data["content_research_agent"]["is_recurring"] is True
+        assert data["content_research_agent"]["cadence"] == "0 12 * * *"
 
     async def test_old_and_new_names_subscribed_give_two_messages(
         self,

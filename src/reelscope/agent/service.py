@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -33,7 +32,7 @@ from reelscope.kit.clock import iso
 from reelscope.kit.errors import NotFound, ValidationFailed
 from reelscope.kit.ids import new_id
 from reelscope.kit.platforms import Platform
-from reelscope.models import Agent, AgentRun, Job
+from reelscope.models import Agent, AgentRun, Job, Schedule
 from reelscope.worker.jobs import service as jobs_service
 from reelscope.worker.schedules import cadence as cadences
 from reelscope.worker.schedules import service as schedules_service
@@ -235,7 +234,7 @@ async def delete(session: AsyncSession, team_id: str, agent_id: str, *, now: dat
         schedules_service.set_active(schedule, False, at=now)
 
 
-async def _schedule(session: AsyncSession, agent: Agent) -> Any:
+async def _schedule(session: AsyncSession, agent: Agent) -> Schedule | None:
     if agent.schedule_id is None:
         return None
     for schedule in await schedules_service.for_resource(session, AGENT_RESOURCE, agent.id):

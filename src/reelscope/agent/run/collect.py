@@ -58,13 +58,15 @@ class TargetResult:
     ok: bool
     records: list[Any] = field(default_factory=list)
     error: str | None = None
+    # the source does not offer this operation (``Unavailable``): neither collected nor a failure
+    skipped: bool = False
 
     def summary(self) -> dict[str, Any]:
         return {
             "keyword": self.target.keyword,
             "source": self.target.source,
             "kind": self.target.kind,
-            "status": "completed" if self.ok else "failed",
+            "status": "skipped" if self.skipped else "completed" if self.ok else "failed",
             "found": len(self.records),
             "error": self.error,
         }
@@ -139,7 +141,7 @@ async def collect_targets(
         try:
             records = await _bounded(limit, lambda: _with_retry(call))
         except Unavailable as exc:
-            return TargetResult(target, ok=False, error=f"unavailable: {exc}")
+            return TargetResult(target, ok=False, error=f"unavailable: {exc}", skipped=True)
         except ConnectorError as exc:
             log.warning(
                 "agent.run.target_failed", keyword=target.keyword, source=target.source, error=str(exc)

@@ -64,7 +64,7 @@ async def execute(ctx: TaskContext, run_id: str, connectors: Sequence[Connector]
         settings = begun
     now = ctx.now()
     results = await collect.collect_targets(connectors, settings, now - WINDOW, now)
-    if not any(r.ok for r in results):
+    if not any(r.ok for r in results):  # every target failed (or none could be served)
         async with ctx.db.transaction() as session:
             outcome = await _fail(
                 ctx,
@@ -253,7 +253,7 @@ async def _store(
     await session.flush()
     await refresh_analytics(session, agent, found_outliers, now)
 
-    failed_targets = [r for r in results if not r.ok]
+    failed_targets = [r for r in results if not r.ok and not r.skipped]
     run.status = agent_service.PARTIAL_FAILURE if failed_targets else agent_service.COMPLETED
     run.completed_at = now
     run.targets = [r.summary() for r in results]
