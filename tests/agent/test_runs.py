@@ -123,6 +123,11 @@ class TestStates:
         videos = (await get(team, f"{path}/videos"))["videos"]
         assert {v["intelligence_status"] for v in videos} == {"pending"}
         assert await credits(client, team) == 850
+        # §2.6: `disabled` whenever intelligence is off, also once it was switched off
+        await client.put(path, json={"data_intelligence_enabled": False}, headers=team.headers)
+        videos = (await get(team, f"{path}/videos"))["videos"]
+        slides = (await get(team, f"{path}/slideshows"))["slideshows"]
+        assert {v["intelligence_status"] for v in videos + slides} == {"disabled"}
 
 
 @pytest.fixture
