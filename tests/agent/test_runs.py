@@ -66,6 +66,18 @@ class TestStates:
         assert run["started_at"] == run["completed_at"] == "2026-11-21T12:00:30Z"
         assert await get(team, path) == done  # once finalized, the response does not change
 
+    @pytest.mark.parametrize("queue_backend", ["sqlite"], indirect=True)
+    async def test_a_run_whose_job_gave_up_reads_failed(
+        self, create_agent: CreateAgent, get: Get, team: TeamKey, runtime: Runtime, clock: ManualClock
+    ) -> None:
+        """§3: a collection job that never ran (or failed for good) past its retry window is a failed run."""
+        agent = await create_agent(team, **SMALL)
+        path = f"/v1/agents/{agent['id']}"
+        clock.advance(timedelta(hours=2, seconds=1))  # the job's retry window (2 h) is over
+        run = await get(team, f"{path}/runs/{agent['run_id']}")
+        assert run["status"] == "failed" and run["finalized"] is True
+        assert (await get(team, path))["status"] == "failed"
+
     async def test_one_shot_run_links_what_it_collected(
         self, client: httpx.AsyncClient, create_agent: CreateAgent, get: Get, team: TeamKey, runtime: Runtime
     ) -> None:
