@@ -68,7 +68,7 @@ class TestStates:
 
     @pytest.mark.parametrize("queue_backend", ["sqlite"], indirect=True)
     async def test_a_run_whose_job_gave_up_reads_failed(
-        self, create_agent: CreateAgent, get: Get, team: TeamKey, runtime: Runtime, clock: ManualClock
+        self, create_agent: CreateAgent, get: Get, team: TeamKey, clock: ManualClock
     ) -> None:
         """§3: a collection job that never ran (or failed for good) past its retry window is a failed run."""
         agent = await create_agent(team, **SMALL)
