@@ -6,6 +6,8 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 from reelscope.account.endpoints import router as account_router
+from reelscope.agent.endpoints import router as agent_router
+from reelscope.agent.legacy import ROUTERS as legacy_routers
 from reelscope.audience.endpoints import router as audience_router
 from reelscope.contract import V1_PREFIX
 from reelscope.digest.endpoints import router as digest_router
@@ -32,6 +34,8 @@ FAMILIES = (
     lookup_router,
     tracking_router,
     audience_router,
+    agent_router,
+    *legacy_routers,
 )
 
 

@@ -125,9 +125,35 @@ PRICES: dict[str, Price] = {
     "create_agent": Price(0, _agent_create),
     "suggest_agent_keywords": FREE,
     "get_agent_hooks": Price(25),
+    "list_agents": FREE,
+    "get_agent": FREE,
+    "update_agent": FREE,
+    "delete_agent": FREE,
+    "list_agent_videos": FREE,
+    "list_agent_slideshows": FREE,
+    "list_agent_ads": FREE,
+    "list_agent_creator_outliers": FREE,
+    "list_agent_sounds": FREE,
+    "list_agent_hashtags": FREE,
+    "get_agent_benchmarks": FREE,
+    "list_agent_runs": FREE,
+    "get_agent_run": FREE,
     # §4.5 legacy
     "create_orbit": Price(0, _legacy_orbit_create),
     "create_comet": FREE,
+    **{
+        f"{verb}_{kind}{rest}": FREE
+        for kind in ("orbit", "comet")
+        for verb, rest in (
+            ("list", "s"),
+            ("list", "s_alias"),
+            ("get", ""),
+            ("list", "_videos"),
+            ("list", "_slideshows"),
+            ("list", "_ads"),
+            ("list", "_creator_outliers"),
+        )
+    },
     # §4.7 satellite lookups
     "lookup_creator": Price(50, _trend_analysis),
     "create_creator_batch": Price(0, _creator_batch),

@@ -7,6 +7,14 @@ from reelscope.models.account import ApiKey as ApiKey
 from reelscope.models.account import RateLimitOverride as RateLimitOverride
 from reelscope.models.account import Team as Team
 from reelscope.models.account import User as User
+from reelscope.models.agent import Agent as Agent
+from reelscope.models.agent import AgentAd as AgentAd
+from reelscope.models.agent import AgentCreator as AgentCreator
+from reelscope.models.agent import AgentHashtag as AgentHashtag
+from reelscope.models.agent import AgentRun as AgentRun
+from reelscope.models.agent import AgentSlideshow as AgentSlideshow
+from reelscope.models.agent import AgentSound as AgentSound
+from reelscope.models.agent import AgentVideo as AgentVideo
 from reelscope.models.billing import LedgerEntry as LedgerEntry
 from reelscope.models.catalog import Ad as Ad
 from reelscope.models.catalog import Comment as Comment

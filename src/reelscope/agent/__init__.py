@@ -1,0 +1,1 @@
+"""Content research agents (spec §4.4, §4.5): CRUD, runs, read-time lists, legacy aliases."""

@@ -1,0 +1,184 @@
+"""/v1/agents (spec §4.4): content research agents, their runs and read-time lists.
+
+Creating a one-shot agent costs $0.50 (+$1.00 with Data Intelligence); a recurring agent is free to
+create and each of its runs is debited by the job that runs it. Everything else here is free. Another
+team's agent is 404 like a missing one (§7).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Query, Response
+
+from reelscope.agent import reads
+from reelscope.agent import service as agent_service
+from reelscope.agent.schemas import (
+    AdPage,
+    AdQuery,
+    AgentCreate,
+    AgentCreated,
+    AgentList,
+    AgentOut,
+    AgentPageQuery,
+    AgentUpdate,
+    Benchmarks,
+    EmptyQuery,
+    ItemQuery,
+    OutlierPage,
+    OutlierQuery,
+    RunList,
+    RunOut,
+    SlideshowPage,
+    SoundQuery,
+    VideoPage,
+)
+from reelscope.contract import CallDep, ClockDep, PrincipalDep, SessionDep, v1_router
+from reelscope.kit.pagination import Page
+from reelscope.kit.schemas import Envelope, errors
+
+router = v1_router(prefix="/agents", tags=["agents"])
+
+
+@router.post("", status_code=201, responses=errors(400, 402))
+async def create_agent(
+    body: AgentCreate, session: SessionDep, principal: PrincipalDep, clock: ClockDep, call: CallDep
+) -> Envelope[AgentCreated]:
+    """Create a one-shot or recurring agent and start its first run; returns the agent with the run's
+    `job_id`. Poll `GET /v1/agents/{id}` until `finalized` is true, or subscribe to
+    `content_research_agent.run.completed`."""
+    created = await agent_service.create(session, principal, body, charged=call.final_price, now=clock.now())
+    return Envelope(data=created)
+
+
+@router.get("", responses=errors(400))
+async def list_agents(
+    query: Annotated[AgentPageQuery, Query()], session: SessionDep, principal: PrincipalDep, clock: ClockDep
+) -> Envelope[AgentList]:
+    """The team's agents, newest first. `count` is the items on this page: stop at the first page shorter
+    than `limit`."""
+    return Envelope(data=await agent_service.list_page(session, principal.team_id, query, now=clock.now()))
+
+
+@router.get("/{agent_id}", responses=errors(400, 404))
+async def get_agent(
+    agent_id: str,
+    query: Annotated[EmptyQuery, Query()],
+    session: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+) -> Envelope[AgentOut]:
+    """The agent with its latest run's `status`, `finalized`, `pending_jobs` and `analysis_data` (§2.6)."""
+    return Envelope(data=await agent_service.get(session, principal.team_id, agent_id, now=clock.now()))
+
+
+@router.put("/{agent_id}", responses=errors(400, 404))
+async def update_agent(
+    agent_id: str, body: AgentUpdate, session: SessionDep, principal: PrincipalDep, clock: ClockDep
+) -> Envelope[AgentOut]:
+    """Change the configuration; sending `keywords` or `exclude_keywords` replaces the list."""
+    updated = await agent_service.update(session, principal.team_id, agent_id, body, now=clock.now())
+    return Envelope(data=updated)
+
+
+@router.delete("/{agent_id}", status_code=204, response_class=Response, responses=errors(400, 404))
+async def delete_agent(
+    agent_id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep
+) -> Response:
+    """Delete the agent (its schedule stops); it is 404 afterwards."""
+    await agent_service.delete(session, principal.team_id, agent_id, now=clock.now())
+    return Response(status_code=204)
+
+
+@router.get("/{agent_id}/videos", responses=errors(400, 404))
+async def list_agent_videos(
+    agent_id: str, query: Annotated[ItemQuery, Query()], session: SessionDep, principal: PrincipalDep
+) -> Envelope[VideoPage]:
+    """The agent's videos with read-time filters; each carries `intelligence_status`. Stop at an empty
+    page; `total` may be approximate."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    return Envelope(data=await reads.filtered_videos(session, agent, query))
+
+
+@router.get("/{agent_id}/slideshows", responses=errors(400, 404))
+async def list_agent_slideshows(
+    agent_id: str, query: Annotated[ItemQuery, Query()], session: SessionDep, principal: PrincipalDep
+) -> Envelope[SlideshowPage]:
+    """The agent's image carousels, with the same filters as videos."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    return Envelope(data=await reads.slideshows(session, agent, query))
+
+
+@router.get("/{agent_id}/ads", responses=errors(400, 404))
+async def list_agent_ads(
+    agent_id: str, query: Annotated[AdQuery, Query()], session: SessionDep, principal: PrincipalDep
+) -> Envelope[AdPage]:
+    """Ads from the ad library (agents with `meta_ads_enabled`); `order_by` created_at or page_like_count."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    return Envelope(data=await reads.ads(session, agent, query))
+
+
+@router.get("/{agent_id}/creators/outliers", responses=errors(400, 404))
+async def list_agent_creator_outliers(
+    agent_id: str, query: Annotated[OutlierQuery, Query()], session: SessionDep, principal: PrincipalDep
+) -> Envelope[OutlierPage]:
+    """Creators whose video here is at least 3x their median views: `outlier_ratio = views / median`,
+    `weighted_score = ln(outlier_ratio) x ln(median_views)`."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    return Envelope(data=await reads.outliers(session, agent, query))
+
+
+@router.get("/{agent_id}/sounds", responses=errors(400, 404))
+async def list_agent_sounds(
+    agent_id: str, query: Annotated[SoundQuery, Query()], session: SessionDep, principal: PrincipalDep
+) -> Page[dict[str, Any]]:
+    """Top sounds of the agent's videos, `sort` rising (default) or growth_7d; each row has a `lifecycle`
+    label: emerging, rising, stable or declining."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    return await reads.sounds(session, agent, query)
+
+
+@router.get("/{agent_id}/hashtags", responses=errors(400, 404))
+async def list_agent_hashtags(
+    agent_id: str, query: Annotated[AgentPageQuery, Query()], session: SessionDep, principal: PrincipalDep
+) -> Page[dict[str, Any]]:
+    """Per-hashtag analytics of the agent's videos: counts, views, 7-day growth and top creators."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    return await reads.hashtags(session, agent, query)
+
+
+@router.get("/{agent_id}/benchmarks", responses=errors(400, 404))
+async def get_agent_benchmarks(
+    agent_id: str, query: Annotated[EmptyQuery, Query()], session: SessionDep, principal: PrincipalDep
+) -> Envelope[Benchmarks]:
+    """Genre norms by follower tier (nano < 10K, micro < 100K, mid < 1M, macro); not paged."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    return Envelope(data=reads.benchmarks(agent))
+
+
+@router.get("/{agent_id}/runs", responses=errors(400, 404))
+async def list_agent_runs(
+    agent_id: str,
+    query: Annotated[AgentPageQuery, Query()],
+    session: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+) -> Envelope[RunList]:
+    """The agent's runs, newest first; a run that did not start says why in `error`."""
+    runs = await agent_service.runs_page(session, principal.team_id, agent_id, query, now=clock.now())
+    return Envelope(data=runs)
+
+
+@router.get("/{agent_id}/runs/{run_id}", responses=errors(400, 404))
+async def get_agent_run(
+    agent_id: str,
+    run_id: str,
+    query: Annotated[EmptyQuery, Query()],
+    session: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+) -> Envelope[RunOut]:
+    """One run with its targets, metrics, `finalized` and `pending_jobs`."""
+    return Envelope(
+        data=await agent_service.get_run(session, principal.team_id, agent_id, run_id, now=clock.now())
+    )

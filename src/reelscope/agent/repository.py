@@ -1,0 +1,426 @@
+"""SQL of the agent family: agents, runs, and the read-time lists over what agents linked.
+
+Every read starts from an agent the caller's team owns (``get_agent`` filters by team); the sub-resource
+queries then filter by that agent's id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import bindparam, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from reelscope.catalog.reads import VIDEO_SOUND_COLUMNS
+from reelscope.models import (
+    Ad,
+    Agent,
+    AgentAd,
+    AgentCreator,
+    AgentHashtag,
+    AgentRun,
+    AgentSlideshow,
+    AgentSound,
+    AgentVideo,
+    Creator,
+    Job,
+    Schedule,
+    Slideshow,
+    Sound,
+    Video,
+)
+
+# the resource of a run's secondary jobs (the AI analysis, §2.6): the run itself
+RUN_RESOURCE = "agent_run"
+
+
+async def get_agent(session: AsyncSession, team_id: str, agent_id: str) -> Agent | None:
+    return await session.scalar(
+        select(Agent).where(Agent.id == agent_id, Agent.team_id == team_id, Agent.deleted_at.is_(None))
+    )
+
+
+async def get_agent_any_team(session: AsyncSession, agent_id: str) -> Agent | None:
+    """For jobs, which act for the agent's own team."""
+    return await session.get(Agent, agent_id)
+
+
+async def list_agents(
+    session: AsyncSession, team_id: str, *, skip: int, limit: int, recurring: bool | None = None
+) -> Sequence[Agent]:
+    stmt = select(Agent).where(Agent.team_id == team_id, Agent.deleted_at.is_(None))
+    if recurring is not None:
+        stmt = stmt.where(Agent.is_recurring.is_(recurring))
+    rows = await session.scalars(stmt.order_by(Agent.created_at.desc(), Agent.id).offset(skip).limit(limit))
+    return rows.all()
+
+
+async def get_run(session: AsyncSession, agent_id: str, run_id: str) -> AgentRun | None:
+    return await session.scalar(select(AgentRun).where(AgentRun.id == run_id, AgentRun.agent_id == agent_id))
+
+
+async def run_by_id(session: AsyncSession, run_id: str) -> AgentRun | None:
+    return await session.get(AgentRun, run_id)
+
+
+async def runs_by_id(session: AsyncSession, run_ids: Sequence[str]) -> dict[str, AgentRun]:
+    if not run_ids:
+        return {}
+    rows = await session.scalars(select(AgentRun).where(AgentRun.id.in_(run_ids)))
+    return {run.id: run for run in rows}
+
+
+async def jobs_for_runs(session: AsyncSession, run_ids: Sequence[str]) -> dict[str, list[Job]]:
+    """The run-level secondary jobs (§2.6) of each run, oldest first."""
+    found: dict[str, list[Job]] = {}
+    if not run_ids:
+        return found
+    rows = await session.scalars(
+        select(Job)
+        .where(Job.resource_type == RUN_RESOURCE, Job.resource_id.in_(run_ids))
+        .order_by(Job.created_at, Job.id)
+    )
+    for job in rows:
+        found.setdefault(job.resource_id or "", []).append(job)
+    return found
+
+
+async def run_for_firing(session: AsyncSession, agent_id: str, scheduled_for: datetime) -> AgentRun | None:
+    return await session.scalar(
+        select(AgentRun).where(AgentRun.agent_id == agent_id, AgentRun.scheduled_for == scheduled_for)
+    )
+
+
+async def list_runs(session: AsyncSession, agent_id: str, *, skip: int, limit: int) -> Sequence[AgentRun]:
+    rows = await session.scalars(
+        select(AgentRun)
+        .where(AgentRun.agent_id == agent_id)
+        .order_by(AgentRun.created_at.desc(), AgentRun.id.desc())
+        .offset(skip)
+        .limit(limit)
+    )
+    return rows.all()
+
+
+async def jobs_by_id(session: AsyncSession, job_ids: Sequence[str]) -> dict[str, Job]:
+    if not job_ids:
+        return {}
+    rows = await session.scalars(select(Job).where(Job.id.in_(job_ids)))
+    return {job.id: job for job in rows}
+
+
+async def schedule_next_runs(
+    session: AsyncSession, schedule_ids: Sequence[str]
+) -> dict[str, datetime | None]:
+    if not schedule_ids:
+        return {}
+    rows = await session.execute(
+        select(Schedule.id, Schedule.next_run_at, Schedule.is_active).where(Schedule.id.in_(schedule_ids))
+    )
+    return {sid: (next_at if active else None) for sid, next_at, active in rows}
+
+
+async def set_job_charge(session: AsyncSession, job_id: str, credits: int) -> None:
+    """The credits a job debited itself (a recurring run), so the engine refunds them if the job gives up
+    for good, as it does for a charge made by the request that created the job."""
+    await session.execute(update(Job).where(Job.id == job_id).values(charged_credits=credits))
+
+
+# --- links -----------------------------------------------------------------------------------------
+
+
+async def linked_ids(
+    session: AsyncSession, model: Any, column: str, agent_id: str, ids: Sequence[str]
+) -> set[str]:
+    if not ids:
+        return set()
+    col = getattr(model, column)
+    found: set[str] = set()
+    for start in range(0, len(ids), 500):
+        rows = await session.scalars(
+            select(col).where(model.agent_id == agent_id, col.in_(ids[start : start + 500]))
+        )
+        found.update(rows)
+    return found
+
+
+async def existing_ids(session: AsyncSession, model: Any, ids: Sequence[str]) -> set[str]:
+    found: set[str] = set()
+    for start in range(0, len(ids), 500):
+        rows = await session.scalars(select(model.id).where(model.id.in_(ids[start : start + 500])))
+        found.update(rows)
+    return found
+
+
+def add_links(session: AsyncSession, rows: Sequence[Any]) -> None:
+    session.add_all(rows)
+
+
+async def update_link_views(
+    session: AsyncSession, model: Any, column: str, agent_id: str, views: dict[str, int]
+) -> None:
+    if not views:
+        return
+    # a Core statement: the ORM would read an executemany UPDATE as an update by primary key values
+    table = model.__table__
+    stmt = (
+        update(table)
+        .where(table.c.agent_id == bindparam("b_agent"), table.c[column] == bindparam("b_item"))
+        .values(views=bindparam("b_views"))
+    )
+    await session.execute(
+        stmt, [{"b_agent": agent_id, "b_item": item, "b_views": count} for item, count in views.items()]
+    )
+
+
+# --- analytics input -------------------------------------------------------------------------------
+
+
+async def linked_video_facts(session: AsyncSession, agent_id: str) -> Sequence[Any]:
+    """Every linked video with what the analytics read: views, engagement, creator, sound, hashtags."""
+    rows = await session.execute(
+        select(
+            Video.id,
+            Video.platform,
+            Video.published_at,
+            Video.views,
+            Video.likes,
+            Video.comments,
+            Video.shares,
+            Video.hashtags,
+            Video.sound_id,
+            Video.creator_id,
+            Creator.handle,
+            Creator.followers,
+        )
+        .join(AgentVideo, AgentVideo.video_id == Video.id)
+        .outerjoin(Creator, Creator.id == Video.creator_id)
+        .where(AgentVideo.agent_id == agent_id)
+    )
+    return rows.all()
+
+
+async def replace_analytics(
+    session: AsyncSession,
+    agent_id: str,
+    *,
+    sounds: Sequence[AgentSound],
+    hashtags: Sequence[AgentHashtag],
+) -> None:
+    for model in (AgentSound, AgentHashtag):
+        await session.execute(model.__table__.delete().where(model.agent_id == agent_id))  # type: ignore[attr-defined]
+    session.add_all([*sounds, *hashtags])
+
+
+async def upsert_creators(session: AsyncSession, rows: Sequence[AgentCreator]) -> None:
+    for row in rows:
+        await session.merge(row)
+
+
+# --- read-time lists -------------------------------------------------------------------------------
+
+
+def _order(column: Any, descending: bool) -> Any:
+    return column.desc() if descending else column.asc()
+
+
+# the orders of the link tables' own columns (indexed per agent); the legacy orbit read's other orders
+# (§4.5: likes, comments, shares, bookmarks, author.followers) join the catalog
+LINK_ORDERS = frozenset({"publish_date", "views", "created_at"})
+CATALOG_ORDERS: dict[str, Any] = {
+    "likes": Video.likes,
+    "comments": Video.comments,
+    "shares": func.coalesce(Video.shares, 0),
+    "bookmarks": func.coalesce(Video.bookmarks, 0),
+    "author.followers": func.coalesce(Creator.followers, 0),
+}
+
+
+def _link_order(link: Any, order: str) -> Any:
+    return {"publish_date": link.published_at, "views": link.views, "created_at": link.linked_at}[order]
+
+
+async def _page_ids(
+    session: AsyncSession,
+    link: Any,
+    key: Any,
+    agent_id: str,
+    filters: dict[str, Any],
+    order: str,
+    descending: bool,
+    skip: int,
+    limit: int,
+) -> tuple[list[str], int]:
+    """One page of linked item ids and the matching count, on the link table alone."""
+    stmt = _item_filters(select(key).where(link.agent_id == agent_id), link, link, filters)
+    total = await session.scalar(
+        _item_filters(
+            select(func.count()).select_from(link).where(link.agent_id == agent_id), link, link, filters
+        )
+    )
+    if order in LINK_ORDERS:
+        ordered = stmt.order_by(_order(_link_order(link, order), descending), _order(key, descending))
+    else:
+        ordered = (
+            stmt.join(Video, Video.id == key)
+            .outerjoin(Creator, Creator.id == Video.creator_id)
+            .order_by(_order(CATALOG_ORDERS[order], descending), _order(key, descending))
+        )
+    ids = list(await session.scalars(ordered.offset(skip).limit(limit)))
+    return ids, int(total or 0)
+
+
+async def page_videos(
+    session: AsyncSession,
+    agent_id: str,
+    filters: dict[str, Any],
+    order: str,
+    descending: bool,
+    skip: int,
+    limit: int,
+) -> tuple[Sequence[Any], int]:
+    ids, total = await _page_ids(
+        session, AgentVideo, AgentVideo.video_id, agent_id, filters, order, descending, skip, limit
+    )
+    if not ids:
+        return [], total
+    rows = await session.execute(
+        select(
+            *Video.__table__.columns,
+            AgentVideo.intelligence_status,
+            AgentVideo.intent_match,
+            AgentVideo.keyword,
+            AgentVideo.linked_at,
+            *VIDEO_SOUND_COLUMNS,
+        )
+        .join(AgentVideo, AgentVideo.video_id == Video.id)
+        .outerjoin(Sound, Sound.id == Video.sound_id)
+        .where(AgentVideo.agent_id == agent_id, Video.id.in_(ids))
+    )
+    by_id = {row.id: row for row in rows}
+    return [by_id[i] for i in ids if i in by_id], total
+
+
+async def page_slideshows(
+    session: AsyncSession,
+    agent_id: str,
+    filters: dict[str, Any],
+    order: str,
+    descending: bool,
+    skip: int,
+    limit: int,
+) -> tuple[Sequence[Any], int]:
+    ids, total = await _page_ids(
+        session,
+        AgentSlideshow,
+        AgentSlideshow.slideshow_id,
+        agent_id,
+        filters,
+        order,
+        descending,
+        skip,
+        limit,
+    )
+    if not ids:
+        return [], total
+    rows = await session.execute(
+        select(
+            *Slideshow.__table__.columns,
+            AgentSlideshow.intelligence_status,
+            AgentSlideshow.intent_match,
+            AgentSlideshow.keyword,
+            AgentSlideshow.linked_at,
+        )
+        .join(AgentSlideshow, AgentSlideshow.slideshow_id == Slideshow.id)
+        .where(AgentSlideshow.agent_id == agent_id, Slideshow.id.in_(ids))
+    )
+    by_id = {row.id: row for row in rows}
+    return [by_id[i] for i in ids if i in by_id], total
+
+
+def _item_filters(stmt: Any, item: Any, link: Any, filters: dict[str, Any]) -> Any:
+    if filters.get("min_views") is not None:
+        stmt = stmt.where(item.views >= filters["min_views"])
+    if filters.get("platforms"):
+        stmt = stmt.where(item.platform.in_(filters["platforms"]))
+    if filters.get("start_date") is not None:
+        stmt = stmt.where(item.published_at >= filters["start_date"])
+    if filters.get("end_date") is not None:
+        stmt = stmt.where(item.published_at <= filters["end_date"])
+    if filters.get("intent_match") is not None:
+        stmt = stmt.where(link.intent_matches.is_(filters["intent_match"]))
+    return stmt
+
+
+async def _count(session: AsyncSession, stmt: Any) -> int:
+    total = await session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery()))
+    return int(total or 0)
+
+
+async def page_ads(
+    session: AsyncSession, agent_id: str, order: str, descending: bool, skip: int, limit: int
+) -> tuple[Sequence[Any], int]:
+    stmt = (
+        select(Ad, AgentAd.keyword, AgentAd.linked_at)
+        .join(AgentAd, AgentAd.ad_id == Ad.id)
+        .where(AgentAd.agent_id == agent_id)
+    )
+    column = {"created_at": AgentAd.linked_at, "page_like_count": Ad.page_likes}[order]
+    total = await _count(session, stmt)
+    rows = await session.execute(
+        stmt.order_by(_order(column, descending), _order(Ad.id, descending)).offset(skip).limit(limit)
+    )
+    return rows.all(), total
+
+
+async def page_outliers(
+    session: AsyncSession,
+    agent_id: str,
+    platform: str | None,
+    order: str,
+    descending: bool,
+    skip: int,
+    limit: int,
+) -> tuple[Sequence[AgentCreator], int]:
+    stmt = select(AgentCreator).where(AgentCreator.agent_id == agent_id)
+    if platform is not None:
+        stmt = stmt.where(AgentCreator.platform == platform)
+    column = getattr(AgentCreator, order)
+    total = await _count(session, stmt)
+    rows = await session.scalars(
+        stmt.order_by(_order(column, descending), AgentCreator.creator_id).offset(skip).limit(limit)
+    )
+    return rows.all(), total
+
+
+async def page_sounds(
+    session: AsyncSession, agent_id: str, order: str, skip: int, limit: int
+) -> tuple[Sequence[Any], int]:
+    stmt = (
+        select(AgentSound, Sound)
+        .join(Sound, Sound.id == AgentSound.sound_id)
+        .where(AgentSound.agent_id == agent_id)
+    )
+    column = AgentSound.rising_score if order == "rising" else func.coalesce(AgentSound.growth_7d, -1.0)
+    total = await _count(session, stmt)
+    rows = await session.execute(
+        stmt.order_by(column.desc(), AgentSound.video_count.desc(), AgentSound.sound_id)
+        .offset(skip)
+        .limit(limit)
+    )
+    return rows.all(), total
+
+
+async def page_hashtags(
+    session: AsyncSession, agent_id: str, skip: int, limit: int
+) -> tuple[Sequence[AgentHashtag], int]:
+    stmt = select(AgentHashtag).where(AgentHashtag.agent_id == agent_id)
+    total = await _count(session, stmt)
+    rows = await session.scalars(
+        stmt.order_by(AgentHashtag.video_count.desc(), AgentHashtag.total_views.desc(), AgentHashtag.hashtag)
+        .offset(skip)
+        .limit(limit)
+    )
+    return rows.all(), total

@@ -1,0 +1,1 @@
+"""One agent run: collection through the connectors, analytics, the run lifecycle (spec §3)."""

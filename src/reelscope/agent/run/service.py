@@ -1,0 +1,464 @@
+"""One agent run (spec §3, §4.4, §6.3): begin (and, for a recurring agent, debit the run), collect, store,
+finish; then the run-level AI analysis, after which a successful run's webhook fires.
+
+    pending ──begin──▶ processing ──store──▶ completed | partial_failure ──analysis job──▶ webhook (success)
+       │                    └──every target failed──▶ failed (refunded, webhook failed)
+       └──balance cannot cover a recurring run──▶ failed, error insufficient_credits (never started)
+
+Each step is one transaction; collection holds none. A repeated job is harmless: a terminal run is left
+as it is, a run already processing is not debited again, links and analytics are upserts.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from reelscope.agent import repository
+from reelscope.agent import service as agent_service
+from reelscope.agent.run import collect, metrics
+from reelscope.billing import service as billing_service
+from reelscope.billing import usage
+from reelscope.catalog import service as catalog_service
+from reelscope.collectors.base import Connector, VideoRecord
+from reelscope.events import schemas as events
+from reelscope.events import service as events_service
+from reelscope.events.catalogue import EventName
+from reelscope.kit.errors import InsufficientCredits
+from reelscope.kit.logging import get_logger
+from reelscope.kit.platforms import Platform
+from reelscope.models import (
+    Agent,
+    AgentAd,
+    AgentCreator,
+    AgentHashtag,
+    AgentRun,
+    AgentSlideshow,
+    AgentSound,
+    AgentVideo,
+    Video,
+)
+from reelscope.worker import TaskContext
+from reelscope.worker.jobs import service as jobs_service
+
+log = get_logger(__name__)
+
+# §4.4 time_range "30d" (set by the service): the window each run searches
+WINDOW = timedelta(days=30)
+# the run-level secondary job's retry window (§2.6): past it the run is finalized without an analysis
+ANALYSIS_WINDOW = timedelta(hours=1)
+
+
+async def execute(ctx: TaskContext, run_id: str, connectors: Sequence[Connector]) -> dict[str, Any]:
+    """The whole run; returns what it did (the job's result)."""
+    started = time.perf_counter()
+    async with ctx.db.transaction() as session:
+        begun = await _begin(ctx, session, run_id)
+        if isinstance(begun, dict):
+            await ctx.complete(session, begun)
+            return begun
+        settings = begun
+    now = ctx.now()
+    results = await collect.collect_targets(connectors, settings, now - WINDOW, now)
+    if not any(r.ok for r in results):  # every target failed (or none could be served)
+        async with ctx.db.transaction() as session:
+            outcome = await _fail(
+                ctx,
+                session,
+                run_id,
+                "collection_failed",
+                "Every keyword and platform failed to collect",
+                results,
+            )
+            await ctx.complete(session, outcome)
+        return outcome
+    filtered = collect.apply_filters(results, settings)
+    videos = [record for record, _ in filtered.videos]
+    posts = await collect.creator_posts(connectors, collect.outlier_candidates(videos))
+    found_outliers = collect.creator_outliers(videos, posts)
+    async with ctx.db.transaction() as session:
+        outcome = await _store(ctx, session, run_id, results, filtered, posts, found_outliers, started)
+        await ctx.complete(session, outcome)
+    log.info("agent.run.collected", run_id=run_id, **{k: v for k, v in outcome.items() if isinstance(v, int)})
+    return outcome
+
+
+def settings_of(agent: Agent) -> collect.Settings:
+    return collect.Settings(
+        keywords=tuple(agent.keywords),
+        exclude_keywords=tuple(agent.exclude_keywords),
+        platforms=tuple(Platform(p) for p in agent.platforms),
+        meta_ads_enabled=agent.meta_ads_enabled,
+        language=agent.language,
+    )
+
+
+async def _begin(ctx: TaskContext, session: AsyncSession, run_id: str) -> collect.Settings | dict[str, Any]:
+    """processing, after the recurring run's debit; or a result saying why nothing runs."""
+    now = ctx.now()
+    run = await repository.run_by_id(session, run_id)
+    if run is None:
+        return {"run_id": run_id, "skipped": "no such run"}
+    if run.status in agent_service.TERMINAL:
+        return {"run_id": run_id, "status": run.status}
+    agent = await repository.get_agent_any_team(session, run.agent_id)
+    if agent is None or agent.deleted_at is not None:
+        run.status, run.completed_at = agent_service.FAILED, now
+        run.error = {"code": "agent_deleted", "message": "The agent was deleted before the run started"}
+        await _refund(session, run, now)
+        return {"run_id": run_id, "status": run.status}
+    if run.status == agent_service.PENDING and agent.is_recurring and run.charged_credits == 0:
+        price = agent_service.run_price(agent)
+        try:
+            await billing_service.charge(
+                session,
+                agent.team_id,
+                price,
+                operation="agent_scheduled_run",
+                reference=f"agent_run:{run.id}",
+                at=now,
+            )
+        except InsufficientCredits as exc:
+            # §4.4: a scheduled run the balance cannot cover does not start; the run list says why
+            run.status, run.completed_at = agent_service.FAILED, now
+            run.error = {"code": "insufficient_credits", "message": f"The run did not start: {exc.message}"}
+            await _publish_failed(session, agent, run, now)
+            return {"run_id": run_id, "status": run.status, "error": "insufficient_credits"}
+        run.charged_credits = price
+        if run.job_id is not None:
+            await repository.set_job_charge(session, run.job_id, price)
+    if run.status == agent_service.PENDING:
+        run.status, run.started_at = agent_service.PROCESSING, now
+    agent.last_run_at = now
+    return settings_of(agent)
+
+
+async def _refund(session: AsyncSession, run: AgentRun, now: datetime) -> None:
+    if run.charged_credits > 0 and not run.refunded:
+        await usage.refund(session, run.team_id, run.charged_credits, f"agent_run:{run.id}", now)
+        run.refunded = True
+
+
+async def _fail(
+    ctx: TaskContext,
+    session: AsyncSession,
+    run_id: str,
+    code: str,
+    message: str,
+    results: Sequence[collect.TargetResult],
+) -> dict[str, Any]:
+    now = ctx.now()
+    run = await repository.run_by_id(session, run_id)
+    assert run is not None
+    agent = await repository.get_agent_any_team(session, run.agent_id)
+    assert agent is not None
+    run.status, run.completed_at = agent_service.FAILED, now
+    run.targets = [r.summary() for r in results]
+    run.error = {"code": code, "message": message}
+    run.metrics = events.FailedRunMetrics().model_dump()
+    await _refund(session, run, now)
+    await _publish_failed(session, agent, run, now)
+    return {"run_id": run_id, "status": run.status, "refunded": run.charged_credits if run.refunded else 0}
+
+
+async def _store(
+    ctx: TaskContext,
+    session: AsyncSession,
+    run_id: str,
+    results: Sequence[collect.TargetResult],
+    filtered: collect.Filtered,
+    posts: dict[tuple[Platform, str], list[VideoRecord]],
+    found_outliers: Sequence[collect.CreatorOutlier],
+    started: float,
+) -> dict[str, Any]:
+    """Catalog ingest, links, analytics, run metrics and the analysis job: one transaction."""
+    now = ctx.now()
+    run = await repository.run_by_id(session, run_id)
+    assert run is not None
+    agent = await repository.get_agent_any_team(session, run.agent_id)
+    assert agent is not None
+    videos = {
+        catalog_service.catalog_id("video", r.platform.value, r.external_id): (r, k)
+        for r, k in filtered.videos
+    }
+    video_ids = list(videos)
+    known = await repository.existing_ids(session, Video, video_ids)
+    extra_posts = [p for recent in posts.values() for p in recent]
+    await catalog_service.ingest_videos(session, [r for r, _ in videos.values()] + extra_posts)
+    slides = {
+        catalog_service.catalog_id("slideshow", r.platform.value, r.external_id): (r, k)
+        for r, k in filtered.slideshows
+    }
+    await catalog_service.ingest_slideshows(session, [r for r, _ in slides.values()], now)
+    ads = {catalog_service.catalog_id("ad", r.external_id): (r, k) for r, k in filtered.ads}
+    if agent.meta_ads_enabled:
+        await catalog_service.ingest_ads(session, [r for r, _ in ads.values()])
+
+    status = "disabled" if not agent.data_intelligence_enabled else "pending"
+    linked_videos = await _link(
+        session,
+        AgentVideo,
+        "video_id",
+        agent.id,
+        video_ids,
+        {vid: record.views for vid, (record, _) in videos.items()},
+        lambda vid: AgentVideo(
+            agent_id=agent.id,
+            video_id=vid,
+            platform=videos[vid][0].platform.value,
+            published_at=videos[vid][0].published_at,
+            views=videos[vid][0].views,
+            run_id=run.id,
+            keyword=videos[vid][1],
+            intelligence_status=status,
+            linked_at=now,
+        ),
+    )
+    await _link(
+        session,
+        AgentSlideshow,
+        "slideshow_id",
+        agent.id,
+        list(slides),
+        {sid: record.views for sid, (record, _) in slides.items()},
+        lambda sid: AgentSlideshow(
+            agent_id=agent.id,
+            slideshow_id=sid,
+            platform=slides[sid][0].platform.value,
+            published_at=slides[sid][0].published_at,
+            views=slides[sid][0].views,
+            run_id=run.id,
+            keyword=slides[sid][1],
+            intelligence_status=status,
+            linked_at=now,
+        ),
+    )
+    linked_ads = 0
+    if agent.meta_ads_enabled:
+        linked_ads = await _link(
+            session,
+            AgentAd,
+            "ad_id",
+            agent.id,
+            list(ads),
+            None,
+            lambda aid: AgentAd(
+                agent_id=agent.id, ad_id=aid, run_id=run.id, keyword=ads[aid][1], linked_at=now
+            ),
+        )
+    await session.flush()
+    await refresh_analytics(session, agent, found_outliers, now)
+
+    failed_targets = [r for r in results if not r.ok and not r.skipped]
+    run.status = agent_service.PARTIAL_FAILURE if failed_targets else agent_service.COMPLETED
+    run.completed_at = now
+    run.targets = [r.summary() for r in results]
+    run.metrics = {
+        "credits_used": run.charged_credits,
+        "execution_time_ms": int((time.perf_counter() - started) * 1000),
+        "videos_linked": linked_videos,
+        "videos_inserted": len(set(video_ids) - known),
+        "videos_updated": len(known),
+        "meta_ads_linked": linked_ads,
+        "outliers_identified": len(found_outliers),
+        "language_filtered": filtered.language_filtered,
+        "exclude_keywords_filtered": filtered.exclude_keywords_filtered,
+        "platforms": filtered.platforms,
+        # beyond §6.3's metrics, for the run list
+        "slideshows_found": len(slides),
+        "ads_found": len(ads) if agent.meta_ads_enabled else 0,
+        "targets_failed": len(failed_targets),
+        "targets_total": len(results),
+    }
+    # the run-level secondary job (§2.6): the AI analysis; the success webhook fires when it ends
+    await jobs_service.create(
+        session,
+        task=agent_service.ANALYSIS_TASK,
+        type="viral_analysis",
+        at=now,
+        team_id=agent.team_id,
+        resource_type=agent_service.RUN_RESOURCE,
+        resource_id=run.id,
+        params={"run_id": run.id},
+        retry_window=ANALYSIS_WINDOW,
+        poll_url=f"/v1/agents/{agent.id}",
+        result_path="/data/analysis_data",
+        webhook_event=EventName.AGENT_RUN_COMPLETED.value,
+        dedupe_key=f"agent_analysis:{run.id}",
+    )
+    return {
+        "run_id": run.id,
+        "status": run.status,
+        **{k: v for k, v in run.metrics.items() if isinstance(v, int)},
+    }
+
+
+async def _link(
+    session: AsyncSession,
+    model: Any,
+    column: str,
+    agent_id: str,
+    ids: list[str],
+    views: dict[str, int] | None,
+    make: Any,
+) -> int:
+    """Link what is not linked yet (how many were new); links found again take this run's views."""
+    already = await repository.linked_ids(session, model, column, agent_id, ids)
+    fresh = [make(i) for i in ids if i not in already]
+    repository.add_links(session, fresh)
+    if views is not None:
+        await repository.update_link_views(session, model, column, agent_id, {i: views[i] for i in already})
+    return len(fresh)
+
+
+async def refresh_analytics(
+    session: AsyncSession, agent: Agent, found_outliers: Sequence[collect.CreatorOutlier], now: datetime
+) -> None:
+    facts = [
+        metrics.VideoFact(
+            video_id=row.id,
+            platform=row.platform,
+            published_at=row.published_at,
+            views=int(row.views or 0),
+            likes=int(row.likes or 0),
+            comments=int(row.comments or 0),
+            shares=row.shares,
+            hashtags=tuple(row.hashtags or ()),
+            sound_id=row.sound_id,
+            creator_id=row.creator_id,
+            handle=row.handle,
+            followers=row.followers,
+        )
+        for row in await repository.linked_video_facts(session, agent.id)
+    ]
+    sound_rows = [
+        AgentSound(
+            agent_id=agent.id,
+            sound_id=s.sound_id,
+            video_count=s.week.count,
+            total_views=s.week.total_views,
+            videos_7d=s.week.videos_7d,
+            videos_prev_7d=s.week.videos_prev_7d,
+            growth_7d=s.week.growth_7d,
+            rising_score=s.rising_score,
+            lifecycle=s.lifecycle,
+            first_used_at=s.week.first_at,
+            last_used_at=s.week.last_at,
+        )
+        for s in metrics.sounds(facts, now)
+    ]
+    hashtag_rows = [
+        AgentHashtag(
+            agent_id=agent.id,
+            hashtag=h.key[:200],
+            display=h.display[:200],
+            video_count=h.week.count,
+            total_views=h.week.total_views,
+            avg_views=round(h.week.total_views / h.week.count, 2),
+            videos_7d=h.week.videos_7d,
+            videos_prev_7d=h.week.videos_prev_7d,
+            growth_7d=h.week.growth_7d,
+            top_creators=h.top_creators,
+        )
+        for h in metrics.hashtags(facts, now)
+    ]
+    await repository.replace_analytics(session, agent.id, sounds=sound_rows, hashtags=hashtag_rows)
+    agent.benchmarks = metrics.benchmarks(facts, now)
+    creators = []
+    for found in found_outliers:
+        creator_id = catalog_service.catalog_id(
+            "creator", found.platform.value, catalog_service.handle_key(found.handle)
+        )
+        creators.append(
+            AgentCreator(
+                agent_id=agent.id,
+                creator_id=creator_id,
+                platform=found.platform.value,
+                handle=found.handle,
+                follower_count=found.followers,
+                video_count=found.video_count,
+                avg_views=round(found.avg_views, 2),
+                median_views=found.best.median_views,
+                outlier_ratio=round(found.best.outlier_ratio, 4),
+                weighted_score=round(found.best.weighted_score, 4),
+                top_video_id=catalog_service.catalog_id("video", found.platform.value, found.best.video_id),
+                top_video_views=found.best.views,
+                updated_at=now,
+            )
+        )
+    await repository.upsert_creators(session, creators)
+
+
+# --- the analysis (placeholder until the intelligence issue) and the webhook ------------------------
+
+
+async def analyse(ctx: TaskContext, run_id: str) -> dict[str, Any]:
+    """The run-level AI analysis. Until the intelligence issue lands it produces no report (a null
+    result, §6.3 "analysis: null when the AI report failed"); then the run's webhook fires (§6.2)."""
+    async with ctx.db.transaction() as session:
+        now = ctx.now()
+        run = await repository.run_by_id(session, run_id)
+        agent = await repository.get_agent_any_team(session, run.agent_id) if run else None
+        if run is None or agent is None:
+            await ctx.complete(session, None)
+            return {"run_id": run_id, "skipped": True}
+        run.analysis = None
+        await _publish_success(session, agent, run, now)
+        await ctx.complete(session, None)
+    return {"run_id": run_id, "analysis": None}
+
+
+async def _settings(session: AsyncSession, agent: Agent) -> dict[str, Any]:
+    next_runs = await repository.schedule_next_runs(session, [agent.schedule_id] if agent.schedule_id else [])
+    return {
+        "id": agent.id,
+        "name": agent.name,
+        "keywords": agent.keywords,
+        "platforms": agent.platforms,
+        "cadence": agent.cadence,
+        "min_views": agent.min_views,
+        "time_range": agent.time_range,
+        "intent": agent.intent,
+        "last_run_at": agent.last_run_at,
+        "next_run_at": next_runs.get(agent.schedule_id or ""),
+    }
+
+
+async def _publish_success(session: AsyncSession, agent: Agent, run: AgentRun, now: datetime) -> None:
+    settings = events.AgentSettings(**await _settings(session, agent), is_active=agent.is_active)
+    stored = run.metrics or {}
+    payload = events.AgentRunCompleted(
+        run_id=run.id,
+        team_id=agent.team_id,
+        user_id=agent.user_id,
+        started_at=run.started_at or run.created_at,
+        completed_at=run.completed_at or now,
+        is_recurring=agent.is_recurring,
+        metrics=events.RunMetrics(**{k: stored[k] for k in events.RunMetrics.model_fields if k in stored}),
+        orbit=None if agent.is_recurring else settings,
+        comet=settings if agent.is_recurring else None,
+        intent_summary=None,
+        analysis=None,
+    )
+    await events_service.publish(session, EventName.AGENT_RUN_COMPLETED.value, payload, agent.team_id, at=now)
+
+
+async def _publish_failed(session: AsyncSession, agent: Agent, run: AgentRun, now: datetime) -> None:
+    settings = events.FailedAgentSettings(
+        **await _settings(session, agent), is_recurring=agent.is_recurring, active=agent.is_active
+    )
+    payload = events.AgentRunFailed(
+        run_id=run.id,
+        team_id=agent.team_id,
+        user_id=agent.user_id,
+        started_at=run.started_at or run.created_at,
+        completed_at=run.completed_at or now,
+        content_research_agent=settings,
+        intent_summary=events.IntentSummary(matched=0, total_evaluated=0),
+        error=events.ErrorInfo(**(run.error or {"code": "run_failed", "message": "The run failed"})),
+    )
+    await events_service.publish(session, EventName.AGENT_RUN_COMPLETED.value, payload, agent.team_id, at=now)

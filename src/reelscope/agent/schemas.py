@@ -1,0 +1,323 @@
+"""Wire shapes of the agent family (spec §2.6, §4.4, §4.5, §8.3): bodies, queries and the agent and run
+objects. Bodies reject unknown fields (so create-time ``min_views``/``time_range`` are a 400, §4.4)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time
+from enum import StrEnum
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BeforeValidator, Field, field_validator
+
+from reelscope.kit.platforms import Platform
+from reelscope.kit.schemas import LimitUpTo100, QueryModel, RequestBody, Schema
+from reelscope.worker.jobs.schemas import PendingJob
+
+# §8.3 "Agent keywords with autopilot: up to 15 in all"; the user's own list can use all of them
+MAX_KEYWORDS = 15
+MAX_EXCLUDE_KEYWORDS = 50
+MAX_KEYWORD_LENGTH = 100
+DEFAULT_LANGUAGE = "en"
+
+
+def normalize_keyword(value: str) -> str:
+    """§4.4: hashtag-style tokens are normalized, so ``#tag`` and ``tag`` resolve alike."""
+    return " ".join(value.strip().lstrip("#").split())
+
+
+def _keywords(values: list[str]) -> list[str]:
+    kept: dict[str, str] = {}
+    for value in values:
+        keyword = normalize_keyword(value)
+        if not keyword:
+            raise ValueError("keywords must not be blank")
+        if len(keyword) > MAX_KEYWORD_LENGTH:
+            raise ValueError(f"each keyword is at most {MAX_KEYWORD_LENGTH} characters")
+        kept.setdefault(keyword.lower(), keyword)
+    return list(kept.values())
+
+
+def _platforms(values: list[Platform]) -> list[Platform]:
+    return list(dict.fromkeys(values))
+
+
+def _language(value: str | None) -> str | None:
+    if value is None:
+        return None
+    code = value.strip().lower()
+    if not (len(code) == 2 and code.isalpha()):
+        raise ValueError("language must be a two-letter ISO 639-1 code or null")
+    return code
+
+
+Keywords = Annotated[list[str], AfterValidator(_keywords)]
+Platforms = Annotated[list[Platform], AfterValidator(_platforms)]
+Language = Annotated[str | None, AfterValidator(_language)]
+
+
+class AgentCreate(RequestBody):
+    """§4.4 create body. Collection scope (``min_views``, ``time_range``) is the service's, not settable."""
+
+    name: str | None = Field(default=None, max_length=200, description="Defaults to the keywords")
+    is_recurring: bool = Field(default=False, description="One-shot (false) or recurring (true)")
+    intent: str | None = Field(default=None, max_length=2000, description="Used for intent matching")
+    keywords: Keywords = Field(
+        min_length=1, max_length=MAX_KEYWORDS, description="At least one; `#tag` and `tag` resolve alike"
+    )
+    exclude_keywords: Keywords = Field(default_factory=list, max_length=MAX_EXCLUDE_KEYWORDS)
+    platforms: Platforms = Field(default_factory=lambda: list(Platform), min_length=1)
+    meta_ads_enabled: bool = Field(default=False, description="Adds ad-library collection")
+    data_intelligence_enabled: bool = Field(default=False, description="+$1.00 per run")
+    cadence: str | None = Field(
+        default=None,
+        description="Recurring only: daily, weekly, monthly or a cron firing at most once a day "
+        "(default daily)",
+    )
+    autopilot: bool = Field(default=True, description="Default true")
+    language: Language = Field(
+        default=DEFAULT_LANGUAGE,
+        description="Keep videos in this ISO 639-1 language (unknown kept); null keeps all (beyond §4.4)",
+    )
+
+
+class AgentUpdate(RequestBody):
+    """§4.4 update: every field optional; `keywords`/`exclude_keywords` replace their lists."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    intent: str | None = Field(default=None, max_length=2000)
+    keywords: Keywords | None = Field(default=None, min_length=1, max_length=MAX_KEYWORDS)
+    exclude_keywords: Keywords | None = Field(default=None, max_length=MAX_EXCLUDE_KEYWORDS)
+    platforms: Platforms | None = Field(default=None, min_length=1)
+    meta_ads_enabled: bool | None = None
+    data_intelligence_enabled: bool | None = None
+    cadence: str | None = None
+    autopilot: bool | None = None
+    is_active: bool | None = Field(default=None, description="false pauses a recurring agent's schedule")
+    language: Language = None
+
+
+# --- objects ---------------------------------------------------------------------------------------
+
+
+class AgentOut(Schema):
+    id: str
+    name: str
+    is_recurring: bool
+    intent: str | None
+    keywords: list[str]
+    exclude_keywords: list[str]
+    pinned_keywords: list[str] = Field(description="The keywords the user set, always kept")
+    platforms: list[Platform]
+    meta_ads_enabled: bool
+    data_intelligence_enabled: bool
+    cadence: str | None = Field(description="Cron expression (UTC) for recurring agents; null for one-shot")
+    language: str | None
+    autopilot: bool
+    autonomy_level: str = Field(description="Deprecated: `autopilot` or `suggest`", deprecated=True)
+    autopilot_unlocked: bool = Field(description="Deprecated; always true", deprecated=True)
+    is_active: bool
+    min_views: int = Field(description="Collection scope, set by the service")
+    time_range: str = Field(description="Collection scope, set by the service")
+    status: str = Field(description="Latest run: pending, processing, completed, partial_failure, failed")
+    latest_run_id: str | None
+    last_run_at: str | None
+    next_run_at: str | None
+    finalized: bool
+    pending_jobs: list[PendingJob]
+    analysis_data: dict[str, Any] | None = Field(description="Latest AI analysis; null until one exists")
+    created_at: str
+    updated_at: str
+
+
+class AgentCreated(AgentOut):
+    job_id: str = Field(description="The first run's job")
+    run_id: str
+
+
+class AgentList(Schema):
+    limit: int
+    page: int
+    count: int = Field(description="Items on this page; stop at the first page shorter than `limit`")
+    agents: list[AgentOut]
+
+
+class RunOut(Schema):
+    id: str
+    agent_id: str
+    job_id: str | None
+    trigger: str = Field(description="create or schedule")
+    scheduled_for: str | None
+    status: str
+    charged_credits: int
+    refunded: bool
+    metrics: dict[str, Any] | None
+    targets: list[dict[str, Any]] | None
+    error: dict[str, Any] | None
+    analysis: dict[str, Any] | None
+    started_at: str | None
+    completed_at: str | None
+    created_at: str
+    finalized: bool
+    pending_jobs: list[PendingJob]
+
+
+class RunList(Schema):
+    limit: int
+    page: int
+    count: int
+    runs: list[RunOut]
+
+
+# --- queries ---------------------------------------------------------------------------------------
+
+
+class Sort(StrEnum):
+    ASC = "asc"
+    DESC = "desc"
+
+
+class AgentPageQuery(QueryModel):
+    """§4.4 agent lists: `limit` default 50, max 100 (above clamps), `page` from 1; `offset` ignored
+    (§8.3)."""
+
+    limit: LimitUpTo100 = Field(default=50, description="1 to 100, default 50; above 100 is treated as 100")
+    page: int = Field(default=1, ge=1, description="1-indexed page number")
+    offset: int | None = Field(default=None, description="Accepted and ignored on agent lists (§8.3)")
+
+    @property
+    def skip(self) -> int:
+        return (self.page - 1) * self.limit
+
+
+def _split_list(value: Any) -> Any:
+    """`platforms=tiktok&platforms=youtube` and `platforms=tiktok,youtube` both read as a list."""
+    if value is None:
+        return None
+    items = value if isinstance(value, list) else [value]
+    return [part.strip() for item in items for part in str(item).split(",") if part.strip()]
+
+
+def _moment(value: Any, *, end: bool) -> Any:
+    """An ISO date (whole day, UTC) or an ISO 8601 timestamp."""
+    if value is None or isinstance(value, datetime):
+        return value
+    text = str(value).strip()
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        try:
+            moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        except ValueError:
+            raise ValueError("must be an ISO date (YYYY-MM-DD) or ISO 8601 timestamp") from None
+        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return datetime.combine(day, time.max if end else time.min, tzinfo=UTC)
+
+
+class ItemOrder(StrEnum):
+    PUBLISH_DATE = "publish_date"
+    VIEWS = "views"
+    CREATED_AT = "created_at"
+
+
+class ItemQuery(AgentPageQuery):
+    """§4.5 videos and slideshows filters, applied at read time."""
+
+    min_views: int | None = Field(default=None, ge=0)
+    platforms: Annotated[list[Platform] | None, BeforeValidator(_split_list)] = Field(
+        default=None, description="Repeat the parameter or separate with commas"
+    )
+    start_date: Annotated[datetime | None, BeforeValidator(lambda v: _moment(v, end=False))] = Field(
+        default=None, description="ISO date or timestamp: published at or after"
+    )
+    end_date: Annotated[datetime | None, BeforeValidator(lambda v: _moment(v, end=True))] = Field(
+        default=None, description="ISO date (whole day included) or timestamp: published at or before"
+    )
+    order_by: ItemOrder = ItemOrder.PUBLISH_DATE
+    sort: Sort = Sort.DESC
+    intent_match: bool | None = Field(
+        default=None, description="Only meaningful with intent plus data_intelligence_enabled"
+    )
+
+    @field_validator("end_date")
+    @classmethod
+    def _ordered(cls, value: datetime | None, info: Any) -> datetime | None:
+        start = info.data.get("start_date")
+        if value is not None and start is not None and start > value:
+            raise ValueError("must not be before start_date")
+        return value
+
+
+class AdOrder(StrEnum):
+    CREATED_AT = "created_at"
+    PAGE_LIKE_COUNT = "page_like_count"
+
+
+class AdQuery(AgentPageQuery):
+    order_by: AdOrder = AdOrder.CREATED_AT
+    sort: Sort = Sort.DESC
+
+
+class OutlierOrder(StrEnum):
+    OUTLIER_RATIO = "outlier_ratio"
+    AVG_VIEWS = "avg_views"
+    FOLLOWER_COUNT = "follower_count"
+    WEIGHTED_SCORE = "weighted_score"
+
+
+class OutlierQuery(AgentPageQuery):
+    order_by: OutlierOrder = OutlierOrder.OUTLIER_RATIO
+    sort: Sort = Sort.DESC
+    platform: Platform | None = None
+
+
+class SoundOrder(StrEnum):
+    RISING = "rising"
+    GROWTH_7D = "growth_7d"
+
+
+class SoundQuery(AgentPageQuery):
+    sort: SoundOrder = Field(default=SoundOrder.RISING, description="rising (default) or growth_7d")
+
+
+class EmptyQuery(QueryModel):
+    """Reads without parameters: any parameter is a 400."""
+
+
+# --- read-time lists (§4.4, §4.5, §8.3) ---------------------------------------------------------------
+
+
+class ItemPage(Schema):
+    """§8.3 lists with a total: stop only at an empty page; `total` may be approximate."""
+
+    total: int
+    limit: int
+    offset: int
+    page: int
+
+
+class VideoPage(ItemPage):
+    videos: list[dict[str, Any]] = Field(
+        description="§2.1 video objects plus intelligence_status, intelligence, intent_match, keyword, "
+        "created_at (when the agent linked it)"
+    )
+
+
+class SlideshowPage(ItemPage):
+    slideshows: list[dict[str, Any]]
+
+
+class AdPage(ItemPage):
+    ads: list[dict[str, Any]]
+
+
+class OutlierPage(ItemPage):
+    creators: list[dict[str, Any]] = Field(
+        description="creator_id, platform, handle, follower_count, video_count, avg_views, median_views, "
+        "outlier_ratio (views / creator median), weighted_score (ln(ratio) x ln(median)), top_video"
+    )
+
+
+class Benchmarks(Schema):
+    computed_at: str | None
+    video_count: int
+    tiers: list[dict[str, Any]] = Field(description="nano, micro, mid, macro: norms of the agent's videos")

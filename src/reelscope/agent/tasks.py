@@ -1,0 +1,45 @@
+"""Agent jobs: a run (made at creation), a scheduled run of a recurring agent, and the run's analysis."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from reelscope.agent import repository
+from reelscope.agent import service as agent_service
+from reelscope.agent.run import service as run_service
+from reelscope.collectors.registry import build_connectors
+from reelscope.worker import TaskContext, task
+
+
+@task(agent_service.RUN_TASK)
+async def run(ctx: TaskContext, *, run_id: str, **_: Any) -> dict[str, Any]:
+    return await run_service.execute(ctx, run_id, build_connectors(ctx.settings, ctx.clock))
+
+
+@task(agent_service.SCHEDULED_RUN_TASK)
+async def scheduled_run(ctx: TaskContext, *, agent_id: str, scheduled_for: str, **_: Any) -> dict[str, Any]:
+    """One firing of a recurring agent's cadence: its run row (one per firing), then the run itself."""
+    at = datetime.fromisoformat(scheduled_for.replace("Z", "+00:00"))
+    async with ctx.db.transaction() as session:
+        agent = await repository.get_agent_any_team(session, agent_id)
+        if agent is None or agent.deleted_at is not None or not agent.is_active:
+            result = {"agent_id": agent_id, "skipped": "agent deleted or paused"}
+            if ctx.job is not None:
+                await ctx.complete(session, result)
+            return result
+        found = await repository.run_for_firing(session, agent_id, at)
+        if found is None:
+            found = agent_service.new_run(
+                agent, trigger="schedule", scheduled_for=at, charged=0, now=ctx.now()
+            )
+            found.job_id = ctx.job.id if ctx.job is not None else None
+            session.add(found)
+            agent.latest_run_id = found.id
+        run_id = found.id
+    return await run_service.execute(ctx, run_id, build_connectors(ctx.settings, ctx.clock))
+
+
+@task(agent_service.ANALYSIS_TASK)
+async def analysis(ctx: TaskContext, *, run_id: str, **_: Any) -> dict[str, Any]:
+    return await run_service.analyse(ctx, run_id)

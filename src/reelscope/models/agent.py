@@ -1,0 +1,216 @@
+"""Content research agents (spec §4.4, §4.5, §3): agents, their runs, what they linked, and the analytics
+each run recomputes over everything the agent has linked.
+
+An agent is team-owned; every row below hangs off one agent and is read through it (team checked on the
+agent). Links point into the shared catalog (videos, slideshows, ads, creators, sounds); the analytics
+tables are the agent's own read models, replaced by each run so reads are plain indexed selects.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from reelscope.kit.db import Base, UtcDateTime
+
+
+class Agent(Base):
+    __tablename__ = "agents"
+    __table_args__ = (Index("ix_agents_team_created", "team_id", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    team_id: Mapped[str] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
+    user_id: Mapped[str] = mapped_column(String(36))
+    name: Mapped[str] = mapped_column(String(200))
+    is_recurring: Mapped[bool] = mapped_column(Boolean)
+    intent: Mapped[str | None] = mapped_column(Text)
+    # normalized: no leading "#", deduplicated case-insensitively (§4.4)
+    keywords: Mapped[list[str]] = mapped_column(JSON)
+    exclude_keywords: Mapped[list[str]] = mapped_column(JSON)
+    # the keywords the user set, always kept by autopilot (§4.4)
+    pinned_keywords: Mapped[list[str]] = mapped_column(JSON)
+    platforms: Mapped[list[str]] = mapped_column(JSON)
+    meta_ads_enabled: Mapped[bool] = mapped_column(Boolean)
+    data_intelligence_enabled: Mapped[bool] = mapped_column(Boolean)
+    # a 5-field cron (UTC) for recurring agents, even when a shortcut was chosen (§6.3); null for one-shot
+    cadence: Mapped[str | None] = mapped_column(String(100))
+    # ISO 639-1 code the run keeps (videos of unknown language are kept); null keeps every language
+    language: Mapped[str | None] = mapped_column(String(8))
+    autopilot: Mapped[bool] = mapped_column(Boolean)
+    is_active: Mapped[bool] = mapped_column(Boolean)
+    # collection scope, set by the service (§4.4: not settable at creation)
+    min_views: Mapped[int] = mapped_column(Integer)
+    time_range: Mapped[str] = mapped_column(String(16))
+    schedule_id: Mapped[str | None] = mapped_column(String(36))
+    latest_run_id: Mapped[str | None] = mapped_column(String(36))
+    last_run_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    # the latest AI analysis (§4.4 analysis_data); null until one exists
+    analysis_data: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # follower-tier norms over every linked video, recomputed by each run (§4.4 benchmarks)
+    benchmarks: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    deleted_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+
+
+class AgentRun(Base):
+    """One run (§3): pending → processing → completed | partial_failure | failed."""
+
+    __tablename__ = "agent_runs"
+    __table_args__ = (
+        Index("ix_agent_runs_agent_created", "agent_id", "created_at"),
+        # one run per schedule firing; NULLs (runs made at creation) never collide
+        UniqueConstraint("agent_id", "scheduled_for"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"))
+    team_id: Mapped[str] = mapped_column(String(36))
+    # the jobs row doing the collection
+    job_id: Mapped[str | None] = mapped_column(String(36))
+    # create | schedule
+    trigger: Mapped[str] = mapped_column(String(16))
+    scheduled_for: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    status: Mapped[str] = mapped_column(String(20))
+    # what this run cost the team (the create request's charge or the job's own debit); refunded on failure
+    charged_credits: Mapped[int] = mapped_column(Integer)
+    refunded: Mapped[bool] = mapped_column(Boolean)
+    metrics: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # one entry per (keyword, platform|ads) target: {keyword, source, kind, status, found, error}
+    targets: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    error: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    analysis: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    started_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    completed_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class AgentVideo(Base):
+    """A video the agent linked. ``platform``, ``published_at`` and ``views`` are copied from the catalog
+    (views as of the agent's latest run that found it) so the read-time filters and orders run on this
+    narrow table's indexes; the rendered video is the catalog's row."""
+
+    __tablename__ = "agent_videos"
+    __table_args__ = (
+        Index("ix_agent_videos_agent_linked", "agent_id", "linked_at"),
+        Index("ix_agent_videos_agent_published", "agent_id", "published_at"),
+        Index("ix_agent_videos_agent_views", "agent_id", "views"),
+    )
+
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"), primary_key=True)
+    video_id: Mapped[str] = mapped_column(ForeignKey("videos.id", ondelete="CASCADE"), primary_key=True)
+    platform: Mapped[str] = mapped_column(String(16))
+    published_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    views: Mapped[int] = mapped_column(BigInteger)
+    run_id: Mapped[str] = mapped_column(String(36))
+    keyword: Mapped[str] = mapped_column(String(200))
+    # §2.6: ready | pending | disabled | failed | skipped
+    intelligence_status: Mapped[str] = mapped_column(String(16))
+    # {matches, reasoning} once intent matching ran; null until then
+    intent_match: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    intent_matches: Mapped[bool | None] = mapped_column(Boolean)
+    linked_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class AgentSlideshow(Base):
+    """A carousel the agent linked; sort and filter columns copied as for ``AgentVideo``."""
+
+    __tablename__ = "agent_slideshows"
+    __table_args__ = (
+        Index("ix_agent_slideshows_agent_linked", "agent_id", "linked_at"),
+        Index("ix_agent_slideshows_agent_published", "agent_id", "published_at"),
+        Index("ix_agent_slideshows_agent_views", "agent_id", "views"),
+    )
+
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"), primary_key=True)
+    slideshow_id: Mapped[str] = mapped_column(
+        ForeignKey("slideshows.id", ondelete="CASCADE"), primary_key=True
+    )
+    platform: Mapped[str] = mapped_column(String(16))
+    published_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    views: Mapped[int] = mapped_column(BigInteger)
+    run_id: Mapped[str] = mapped_column(String(36))
+    keyword: Mapped[str] = mapped_column(String(200))
+    intelligence_status: Mapped[str] = mapped_column(String(16))
+    intent_match: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    intent_matches: Mapped[bool | None] = mapped_column(Boolean)
+    linked_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class AgentAd(Base):
+    __tablename__ = "agent_ads"
+    __table_args__ = (Index("ix_agent_ads_agent_linked", "agent_id", "linked_at"),)
+
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"), primary_key=True)
+    ad_id: Mapped[str] = mapped_column(ForeignKey("ads.id", ondelete="CASCADE"), primary_key=True)
+    run_id: Mapped[str] = mapped_column(String(36))
+    keyword: Mapped[str] = mapped_column(String(200))
+    linked_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class AgentCreator(Base):
+    """A creator of the agent's videos whose best video there is an outlier against their own median."""
+
+    __tablename__ = "agent_creators"
+
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"), primary_key=True)
+    creator_id: Mapped[str] = mapped_column(ForeignKey("creators.id", ondelete="CASCADE"), primary_key=True)
+    platform: Mapped[str] = mapped_column(String(16))
+    handle: Mapped[str] = mapped_column(String(200))
+    follower_count: Mapped[int | None] = mapped_column(BigInteger)
+    # videos the median was taken over (the creator's recent posts)
+    video_count: Mapped[int] = mapped_column(Integer)
+    avg_views: Mapped[float] = mapped_column(Float)
+    median_views: Mapped[float] = mapped_column(Float)
+    outlier_ratio: Mapped[float] = mapped_column(Float)
+    weighted_score: Mapped[float] = mapped_column(Float)
+    top_video_id: Mapped[str] = mapped_column(String(36))
+    top_video_views: Mapped[int] = mapped_column(BigInteger)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class AgentSound(Base):
+    __tablename__ = "agent_sounds"
+
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"), primary_key=True)
+    sound_id: Mapped[str] = mapped_column(ForeignKey("sounds.id", ondelete="CASCADE"), primary_key=True)
+    video_count: Mapped[int] = mapped_column(Integer)
+    total_views: Mapped[int] = mapped_column(BigInteger)
+    videos_7d: Mapped[int] = mapped_column(Integer)
+    videos_prev_7d: Mapped[int] = mapped_column(Integer)
+    growth_7d: Mapped[float | None] = mapped_column(Float)
+    rising_score: Mapped[float] = mapped_column(Float)
+    # emerging | rising | peaking | declining | stable
+    lifecycle: Mapped[str] = mapped_column(String(16))
+    first_used_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    last_used_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class AgentHashtag(Base):
+    __tablename__ = "agent_hashtags"
+
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"), primary_key=True)
+    # lower case without "#"
+    hashtag: Mapped[str] = mapped_column(String(200), primary_key=True)
+    display: Mapped[str] = mapped_column(String(200))
+    video_count: Mapped[int] = mapped_column(Integer)
+    total_views: Mapped[int] = mapped_column(BigInteger)
+    avg_views: Mapped[float] = mapped_column(Float)
+    videos_7d: Mapped[int] = mapped_column(Integer)
+    videos_prev_7d: Mapped[int] = mapped_column(Integer)
+    growth_7d: Mapped[float | None] = mapped_column(Float)
+    top_creators: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
