@@ -1,0 +1,48 @@
+"""The hook catalogue (spec §4.7): the hook of each catalog video, derived by ``hook/service.py``."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import BigInteger, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from reelscope.kit.db import Base, UtcDateTime
+
+
+class Hook(Base):
+    """One catalog video's hook, its types, and how the video did against its creator's norm.
+
+    ``seq`` is an integer key only so the SQLite full-text index (``hooks_fts``, models/fulltext.py) can
+    point at rows by rowid; clients see ``id``.
+    """
+
+    __tablename__ = "hooks"
+    __table_args__ = (
+        Index("ix_hooks_published_at", "published_at"),
+        Index("ix_hooks_weighted_score", "weighted_score"),
+        Index("ix_hooks_text_key", "text_key"),
+        Index("ix_hooks_creator_id", "creator_id"),
+    )
+
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[str] = mapped_column(String(36), unique=True)
+    video_id: Mapped[str] = mapped_column(ForeignKey("videos.id", ondelete="CASCADE"), unique=True)
+    creator_id: Mapped[str | None] = mapped_column(String(36))
+    platform: Mapped[str] = mapped_column(String(16))
+    language: Mapped[str | None] = mapped_column(String(8))
+    category: Mapped[str | None] = mapped_column(String(32))
+    # as written or spoken, one line; ``text_key`` is its matching form (analysis/hooks.normalize)
+    text: Mapped[str] = mapped_column(Text)
+    text_key: Mapped[str] = mapped_column(Text)
+    source: Mapped[str] = mapped_column(String(16))
+    hook_type: Mapped[str] = mapped_column(String(32))
+    visual_hook_type: Mapped[str | None] = mapped_column(String(32))
+    views: Mapped[int] = mapped_column(BigInteger)
+    published_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    # against the median views of the creator's catalog videos (analysis/outliers.py); null without one
+    outlier_ratio: Mapped[float | None] = mapped_column(Float)
+    weighted_score: Mapped[float | None] = mapped_column(Float)
+    # catalog videos whose hook has the same text_key
+    usage_count: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
