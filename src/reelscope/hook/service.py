@@ -38,7 +38,6 @@ from reelscope.hook.schemas import (
     TrendingQuery,
     TypesQuery,
 )
-from reelscope.kit.clock import iso
 from reelscope.kit.db import Database
 from reelscope.kit.errors import ServiceUnavailable, ValidationFailed
 from reelscope.kit.logging import get_logger
@@ -202,7 +201,7 @@ def _out(row: Any) -> dict[str, Any]:
         "views": row.views,
         "outlier_ratio": None if row.outlier_ratio is None else round(row.outlier_ratio, 4),
         "weighted_score": None if row.weighted_score is None else round(row.weighted_score, 4),
-        "publish_date": iso(row.published_at) or "",
+        "publish_date": row.published_at.strftime("%Y-%m-%dT%H:%M:%S"),  # as §2.1 writes it
     }
 
 
