@@ -10,13 +10,15 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Float, Select, and_, case, cast, func, literal, or_, select
+from sqlalchemy import Float, Select, and_, case, cast, func, literal, literal_column, or_, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
+from reelscope.analysis import hooks as analysis_hooks
 from reelscope.catalog import reads as catalog_reads
 from reelscope.models import Creator, Sound, SoundResolution, SoundUsage, Video
+from reelscope.models.fulltext import SOUND_TSVECTOR
 
 _SOUND_COLUMNS = (
     Sound.id,
@@ -119,18 +121,38 @@ def _like(pattern: str) -> str:
     return f"%{escaped}%"
 
 
+def _full_text(dialect: str, words: list[str]) -> ColumnElement[bool]:
+    """Sounds whose title, owner handle or owner nickname has a word starting with each of ``words``,
+    through the full-text index (models/fulltext.py)."""
+    if dialect == "postgresql":
+        vector: ColumnElement[Any] = literal_column(SOUND_TSVECTOR.replace("coalesce(", "coalesce(sounds."))
+        query = " & ".join(f"{w}:*" for w in words)  # words are letters and digits only
+        return vector.op("@@")(func.to_tsquery(literal_column("'simple'"), query))
+    match = " ".join(f'"{w}"*' for w in words)
+    found = text("SELECT rowid FROM sounds_fts WHERE sounds_fts MATCH :match").bindparams(match=match)
+    return literal_column("sounds.rowid").in_(found.columns(literal_column("rowid")))
+
+
 async def search(
     session: AsyncSession, q: str, now: datetime, limit: int, offset: int
 ) -> tuple[Sequence[Any], int]:
-    """Sounds whose title, owner handle or owner nickname contains ``q``, case-insensitively; most used
-    on the platform first. A LIKE scan for now (full-text indexes remain, issue 19)."""
-    pattern = _like(q)
-    matches = or_(
-        *(
-            func.lower(column).like(pattern, escape="\\")
-            for column in (Sound.title, Sound.owner_handle, Sound.owner_nickname)
+    """Sounds whose title, owner handle or owner nickname matches ``q``; most used on the platform first.
+
+    A query with a word of 3+ letters or digits is full-text: each of its words begins a word of those
+    fields ("sabrina carp" finds "Sabrina Carpenter"), case and punctuation ignored. A shorter one
+    ("o", "_") is a case-insensitive substring scan, LIKE's wildcards taken literally.
+    """
+    words = analysis_hooks.words(q)
+    if any(len(word) >= 3 for word in words):
+        matches = _full_text(session.get_bind().dialect.name, words)
+    else:
+        pattern = _like(q)
+        matches = or_(
+            *(
+                func.lower(column).like(pattern, escape="\\")
+                for column in (Sound.title, Sound.owner_handle, Sound.owner_nickname)
+            )
         )
-    )
     stmt, _ = _with_counts(now, inner=False)
     order = (Sound.usage_count.is_(None), Sound.usage_count.desc(), Sound.id)
     return await _page(session, stmt.where(matches), order, limit, offset)
