@@ -47,7 +47,7 @@ async def test_renamed_sounds_are_found_by_their_new_title(
 ) -> None:
     async with runtime.db.transaction() as session:
         await catalog_service.ingest_sounds(
-            session, [replace(ESPRESSO, title="Please Please Please")], datetime.now(UTC)
+            session, [replace(ESPRESSO, title="Please Please Please")], clock.now()
         )
     assert ids(await client.get("/v1/sounds/search", params={"q": "please"}, headers=team.headers)) == [
         catalog.a
