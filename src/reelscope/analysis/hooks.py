@@ -254,8 +254,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (RELATABLE, _rx(r"^\W*me (?:when|after|trying)\b", r"^\W*when (?:you|your|ur)\b",
                     r"tell me (?:you'?re|you are)\b.*without telling me", r"^\W*that (?:moment|feeling) when\b",
                     r"^\W*(?:yo|eu|ich|moi) cuando\b")),
-    (STATISTIC, _rx(r"\d+(?:[.,]\d+)?\s?%", r"[$€£]\s?\d", r"\d[\d,.]*\s?(?:k|m|million|billion|mil)\b"
-                    r".*\b(?:views|followers|dollars|in|a|per)\b")),
+    (STATISTIC, _rx(r"\d+(?:[.,]\d+)?\s?%", r"[$€£]\s?\d[\d,.]*\s?(?:k|m|million|billion)\b", r"[$€£]\s?\d{1,3}(?:,\d{3})+",
+                    r"\b\d+ (?:out of|in) (?:\d+|ten|a hundred)\b", r"\b\d[\d,.]*\s?(?:million|billion)\b")),
     (COMPARISON, _rx(r"\bvs\.?\b", r"\bversus\b", r"\bcheap\b.*\bexpensive\b", r"\bthis or that\b",
                      r"\bcontra\b", r"\bgegen\b")),
     (TRANSFORMATION, _rx(r"\bbefore (?:and|&|\+|vs) after\b", r"\bglow ?up\b", r"\btransformation\b",
@@ -273,7 +273,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
                         r"\bniemand (?:redet|spricht|sagt|weiß)\b", r"\bpersonne ne (?:parle|dit|sait)\b",
                         r"\bsecrets?\b", r"\bdon'?t want you to know\b", r"\bhidden (?:feature|trick|secret)",
                         r"\bsecreto\b", r"\bgeheimnis\b", r"\bsecret\b")),
-    (MISTAKE_WARNING, _rx(r"\b(?:doing|do|did|using|use|eat|eating|cook|cooking)\b.*\bwrong\b",
+    (MISTAKE_WARNING, _rx(r"\b(?:doing|do|did|using|use|eat|eating|cook|cooking)\b.*\bwrong\b", r"\b(?:you'?ve been|you'?re|you are)\b.*\bwrong\b",
                           r"^\W*stop (?:doing|using|buying|eating|making)\b", r"\bmistakes?\b",
                           r"^\W*(?:don'?t|never) (?:do|buy|use|make|eat)\b", r"\bwarning\b",
                           r"\bdeja de\b", r"\bpara de\b", r"\berrad[oa]s?\b", r"\bfalsch\b",
@@ -283,6 +283,9 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
                            r"\bstep[- ]by[- ]step\b", r"\btutorial\b", r"\bguide\b", r"\blearn (?:how|to)\b",
                            r"^\W*c[oó]mo\b", r"^\W*como\b", r"^\W*wie (?:du|man|ich)\b",
                            r"^\W*comment\b", r"\bso geht'?s\b", r"\bin \d+ (?:steps|minutes|seconds)\b")),
+    (PERSONAL_STORY, _rx(r"\bstory ?time\b", r"\bwhat i eat in a day\b", r"\bday in (?:my|the) life\b", r"^\W*so this happened\b", r"^\W*the day i\b", r"^\W*i (?:was|had|got|"
+                         r"quit|left|lost|found|moved|bought|never)\b", r"^\W*my (?:first|last|worst|best)\b",
+                         r"^\W*when i\b", r"\bi wish i(?:'d)? knew\b", r"^\W*(?:ayer|hoy) (?:me|fui)\b", r"^\W*als ich\b", r"^\W*quand j'?ai\b")),
     (REVIEW, _rx(r"^\W*rating\b", r"\bso you don'?t have to\b", r"\b(?:honest|brutally honest) review\b",
                  r"\bis it worth it\b", r"\bworth the hype\b", r"\btier list\b", r"^\W*reviewing\b",
                  r"^\W*review\b", r"\brese[ñn]a\b", r"\bavalia[çc][ãa]o\b", r"\bbewertung\b", r"\bavis\b")),
@@ -290,7 +293,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
                         r"\byou won'?t believe\b", r"\bwhat happen(?:ed|s) next\b", r"\bhere'?s what happened\b",
                         r"\bnobody expected\b", r"\bthe ending\b", r"\bespera (?:al|o) final\b",
                         r"\bbis zum ende\b", r"\bjusqu'?à la fin\b", r"\.\.\.|…")),
-    (BOLD_CLAIM, _rx(r"\bchanged my life\b", r"\bthe only\b.*\b(?:you need|you'll ever need)\b", r"\bthe best\b",
+    (BOLD_CLAIM, _rx(r"\bchanged my (?:life|\w+ routine|skin|game)\b", r"\byou (?:need|have) to (?:try|see|know)\b", r"\bmust[- ]try\b", r"\bthe only\b.*\b(?:you need|you'll ever need)\b", r"\bthe best\b",
                      r"\bbest\b.*\bever\b", r"\bgame ?changer\b", r"\bnever (?:going back|again)\b",
                      r"\bworst\b", r"\bthe most\b", r"\bunderrated\b", r"\boverrated\b", r"\bmejor\b",
                      r"\búnic[oa]\b", r"\bmelhor\b", r"\beinzige\b", r"\bbeste\b", r"\bseul(?:e)?\b",
@@ -299,9 +302,6 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
                          r"\bthis is (?:for|your sign)\b", r"^\W*attention\b", r"^\W*calling all\b",
                          r"^\W*(?:hey|hi) (?:you|girls|guys|everyone)\b", r"\bsave this\b",
                          r"^\W*si (?:eres|tienes|te)\b", r"^\W*se voc[eê]\b", r"^\W*wenn du\b", r"^\W*si tu\b")),
-    (PERSONAL_STORY, _rx(r"\bstory ?time\b", r"^\W*so this happened\b", r"^\W*the day i\b", r"^\W*i (?:was|had|got|"
-                         r"quit|left|lost|found|moved|bought|never)\b", r"^\W*my (?:first|last|worst|best)\b",
-                         r"^\W*when i\b", r"\bi wish i(?:'d)? knew\b", r"^\W*(?:ayer|hoy) (?:me|fui)\b", r"^\W*als ich\b", r"^\W*quand j'?ai\b")),
 )  # fmt: skip
 
 

@@ -153,7 +153,8 @@ async def search(
                 for column in (Sound.title, Sound.owner_handle, Sound.owner_nickname)
             )
         )
-    stmt, _ = _with_counts(now, inner=False)
+    # count the videos of the matching sounds only, not of the whole catalog
+    stmt, _ = _with_counts(now, inner=False, videos=Video.sound_id.in_(select(Sound.id).where(matches)))
     order = (Sound.usage_count.is_(None), Sound.usage_count.desc(), Sound.id)
     return await _page(session, stmt.where(matches), order, limit, offset)
 
