@@ -38,6 +38,7 @@ def upgrade() -> None:
         sa.Column("published_at", reelscope.kit.db.UtcDateTime(timezone=True), nullable=False),
         sa.Column("outlier_ratio", sa.Float(), nullable=True),
         sa.Column("weighted_score", sa.Float(), nullable=True),
+        sa.Column("rank_score", sa.Float(), nullable=False),
         sa.Column("usage_count", sa.Integer(), nullable=False),
         sa.Column("updated_at", reelscope.kit.db.UtcDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
@@ -50,7 +51,7 @@ def upgrade() -> None:
     op.create_index("ix_hooks_creator_id", "hooks", ["creator_id"], unique=False)
     op.create_index("ix_hooks_published_at", "hooks", ["published_at"], unique=False)
     op.create_index("ix_hooks_text_key", "hooks", ["text_key"], unique=False)
-    op.create_index("ix_hooks_weighted_score", "hooks", ["weighted_score"], unique=False)
+    op.create_index("ix_hooks_rank_score_seq", "hooks", ["rank_score", "seq"], unique=False)
     dialect = op.get_bind().dialect.name
     for statement in fulltext.statements(dialect):
         op.execute(statement)

@@ -111,7 +111,9 @@ class TestExtract:
 
 
 def test_normalize_ignores_punctuation_emoji_case_and_line_breaks() -> None:
-    assert normalize("  Why is NO one\ntalking about creatine?? 🤔 ") == "why is no one talking about creatine"
+    assert (
+        normalize("  Why is NO one\ntalking about creatine?? 🤔 ") == "why is no one talking about creatine"
+    )
     assert normalize("3 creatine mistakes, everyone makes!!!") == "3 creatine mistakes everyone makes"
     assert normalize("🔥🔥") == ""
 

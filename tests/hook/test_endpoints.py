@@ -6,7 +6,7 @@ The catalog below (now = the test clock); ``coach`` has median views 1,000, so h
 name  platform   maker  views   days  caption (transcript)
 ====  =========  =====  ======  ====  ==============================================================
 h1    tiktok     coach  30000   1     Why is no one talking about creatine?? 🤔 / #fitness #gym
-h2    tiktok     coach  1000    2     3 creatine mistakes everyone makes 💪 #fitness
+h2    tiktok     coach  1200    2     3 creatine mistakes everyone makes 💪 #fitness
 h3    tiktok     coach  1000    3     (okay so, nobody talks about this creatine trick. ...)
 h4    tiktok     coach  1000    10    POV: you finally tried creatine... #skit
 h5    tiktok     coach  500     20    Creatine mistakes. #fitness
@@ -65,7 +65,7 @@ class Item:
 
 ITEMS = (
     Item("h1", 1, 30000, "Why is no one talking about creatine?? 🤔\n#fitness #gym", creator=COACH),
-    Item("h2", 2, 1000, "3 creatine mistakes everyone makes 💪 #fitness", creator=COACH),
+    Item("h2", 2, 1200, "3 creatine mistakes everyone makes 💪 #fitness", creator=COACH),
     Item(
         "h3",
         3,
@@ -211,10 +211,11 @@ class TestTypes:
         assert question["hook_count"] == 1 and question["strong_hit_rate"] == 1.0
         assert question["median_weighted_score"] == round(math.log(30) * math.log(1000), 4)
         listicle = next(row for row in body["data"] if row["hook_type"] == "listicle")
-        # h2 at coach's median (score 0), x2 alone on its creator (score 0)
+        # h2 at 1.2x coach's median, x2 alone on its creator (score 0)
+        median = round(math.log(1.2) * math.log(1000) / 2, 4)
         assert (listicle["hook_count"], listicle["median_weighted_score"], listicle["strong_hit_rate"]) == (
             2,
-            0.0,
+            median,
             0.0,
         )
         comparison = next(row for row in body["data"] if row["hook_type"] == "comparison")
@@ -400,7 +401,7 @@ class TestSearch:
         data = response.json()["data"]
         assert [(item["video_id"], item["match_type"]) for item in data] == [
             (vid("h5"), "exact"),
-            (vid("h2"), "contains"),  # score 0 at coach's median, above x2 by views
+            (vid("h2"), "contains"),  # 1.2x coach's median: above x2, alone on its creator (0)
             (vid("x2"), "contains"),
             (vid("h6"), "similar"),
         ]
@@ -468,7 +469,7 @@ class TestLibrary:
         assert_charged(response, "0.10", 10)
         data = response.json()["data"]
         assert data[0]["usage_count"] == 2 and data[0]["hook_type"] == "listicle"
-        assert data[0]["platform_count"] == 1 and data[0]["max_views"] == 1000
+        assert data[0]["platform_count"] == 1 and data[0]["max_views"] == 1200
         assert response.json()["pagination"]["total"] == 9  # ten hooks, two with the same words
 
     async def test_sort_and_filters(self, client: httpx.AsyncClient, team: TeamKey, catalog: None) -> None:

@@ -22,6 +22,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from reelscope.models import Hook, Video
 from reelscope.models.fulltext import HOOK_TSVECTOR
+from reelscope.models.hooks import UNSCORED
 
 # §4.7, §8.3: trending and search serve the top 1,000 results
 TOP = 1000
@@ -128,7 +129,8 @@ async def set_scores(session: AsyncSession, scores: list[dict[str, Any]]) -> Non
     if not scores:
         return
     await session.execute(
-        text("UPDATE hooks SET outlier_ratio = :r, weighted_score = :w WHERE seq = :s"), scores
+        text("UPDATE hooks SET outlier_ratio = :r, weighted_score = :w, rank_score = :k WHERE seq = :s"),
+        [{**score, "k": UNSCORED if score["w"] is None else score["w"]} for score in scores],
     )
 
 
@@ -168,8 +170,9 @@ _OUT = (
     Hook.published_at,
     Video.url,
 )
-# the best first: the highest weighted score (unscored last), then views, then age of the row
-_BEST = (Hook.weighted_score.is_(None), Hook.weighted_score.desc(), Hook.views.desc(), Hook.seq)
+# the best first: the highest weighted score (unscored last), ties to the newer row: the order of the
+# index ix_hooks_rank_score_seq, read backwards, so a page stops as soon as it has its rows
+_BEST = (Hook.rank_score.desc(), Hook.seq.desc())
 
 
 async def type_scores(session: AsyncSession) -> Sequence[Any]:

@@ -42,6 +42,7 @@ from reelscope.kit.db import Database
 from reelscope.kit.errors import ServiceUnavailable, ValidationFailed
 from reelscope.kit.logging import get_logger
 from reelscope.kit.pagination import Page, PageQuery, Pagination
+from reelscope.models.hooks import UNSCORED
 
 log = get_logger(__name__)
 
@@ -77,6 +78,7 @@ def hook_row(video: Any, now: datetime) -> dict[str, Any] | None:
         "published_at": video.published_at,
         "outlier_ratio": None,
         "weighted_score": None,
+        "rank_score": UNSCORED,
         "usage_count": 1,
         "updated_at": now,
     }

@@ -9,6 +9,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from reelscope.kit.db import Base, UtcDateTime
 
+UNSCORED = -1e9
+
 
 class Hook(Base):
     """One catalog video's hook, its types, and how the video did against its creator's norm.
@@ -20,7 +22,7 @@ class Hook(Base):
     __tablename__ = "hooks"
     __table_args__ = (
         Index("ix_hooks_published_at", "published_at"),
-        Index("ix_hooks_weighted_score", "weighted_score"),
+        Index("ix_hooks_rank_score_seq", "rank_score", "seq"),
         Index("ix_hooks_text_key", "text_key"),
         Index("ix_hooks_creator_id", "creator_id"),
     )
@@ -43,6 +45,9 @@ class Hook(Base):
     # against the median views of the creator's catalog videos (analysis/outliers.py); null without one
     outlier_ratio: Mapped[float | None] = mapped_column(Float)
     weighted_score: Mapped[float | None] = mapped_column(Float)
+    # the order of trending and search in one indexed column: weighted_score, or UNSCORED when there
+    # is none (last); ties go to the newer row (seq descending), so a list is one index scan
+    rank_score: Mapped[float] = mapped_column(Float)
     # catalog videos whose hook has the same text_key
     usage_count: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
