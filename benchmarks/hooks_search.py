@@ -66,7 +66,7 @@ BENCH_DIR = Path(tempfile.gettempdir()) / "reelscope-bench"
 SEED = 20240601
 END = datetime(2026, 11, 21, tzinfo=UTC)
 PLATFORMS = ("youtube", "tiktok", "instagram")
-GENERATOR = "h1"
+GENERATOR = "h3"
 CHUNK = 50_000
 
 # the planted hook type of each sandbox template (by hand, from its wording)

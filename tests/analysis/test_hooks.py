@@ -149,3 +149,10 @@ def test_categories_from_tags_and_words() -> None:
     assert categorize("easy pasta for dinner #recipe") == "food"
     assert categorize("sunset vibes", ("fyp",)) is None
     assert set(hooks.CATEGORIES) >= {"fitness", "food", "beauty", "tech"}
+
+
+def test_a_spoken_lead_in_set_off_by_a_comma_is_not_the_hook() -> None:
+    found = extract_hook(transcript="trust me, pov: you finally figured out sourdough. honestly.")
+    assert found is not None and classify(found.text) == "pov_setup"
+    found = extract_hook(transcript="let me show you how to fold a fitted sheet")
+    assert found is not None and classify(found.text) == "tutorial_promise"

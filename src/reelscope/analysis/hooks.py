@@ -196,6 +196,15 @@ _FILLERS = re.compile(
     r"schau mal|na ja|alors|bon|franchement|écoute|ecoute|du coup)\b[\s,.:;!-]*)+",
     re.IGNORECASE,
 )
+# spoken lead-ins that open a sentence before the hook itself, when a comma sets them off ("trust me, this
+# works"); without the comma they may be the hook ("let me show you how to ...")
+_LEAD_INS = re.compile(
+    r"^(?:(?:trust me|let me show you|not gonna lie|ngl|real talk|listen up|follow for part (?:two|2)|"
+    r"créeme|creeme|mira esto|sígueme para la parte dos|confia|confia em mim|olha isso|"
+    r"me segue pra parte dois|glaub mir|folg mir für teil zwei|crois-moi|regarde ça|"
+    r"abonne-toi pour la partie deux)\s*,\s*)+",
+    re.IGNORECASE,
+)
 # a sentence ends at ! or ?, or at a single "." (an ellipsis "..." keeps the suspense in one line)
 _SENTENCE_END = re.compile(r"(?<=[!?])\s+|(?<=[^.]\.)\s+|\n+")
 
@@ -211,6 +220,8 @@ def _clip(text: str) -> str:
 def _from_transcript(transcript: str) -> str | None:
     for sentence in _SENTENCE_END.split(transcript.strip()):
         sentence = _FILLERS.sub("", sentence.strip()).strip(" ,;:-")
+        sentence = _LEAD_INS.sub("", sentence)
+        sentence = _FILLERS.sub("", sentence).strip(" ,;:-")
         sentence = re.sub(r"(?<=[!?])\.+$", "", sentence).rstrip(".")  # "what?." / "end." -> "what?" / "end"
         if len(words(sentence)) >= 2:
             return _clip(sentence)

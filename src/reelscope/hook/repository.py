@@ -18,7 +18,7 @@ from sqlalchemy import Select, case, func, literal, literal_column, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.elements import ColumnElement, Label
 
 from reelscope.models import Hook, Video
 from reelscope.models.fulltext import HOOK_TSVECTOR
@@ -38,8 +38,15 @@ async def time_limit(session: AsyncSession, milliseconds: int) -> AsyncIterator[
     ``statement_timeout`` for the transaction on PostgreSQL, a progress handler on SQLite."""
     connection = await session.connection()
     if connection.dialect.name == "postgresql":
-        before = (await session.execute(select(func.current_setting("statement_timeout")))).scalar_one()
-        await session.execute(select(func.set_config("statement_timeout", f"{milliseconds}ms", True)))
+        # one round trip: the setting as it was, then this transaction's limit
+        before = (
+            await session.execute(
+                select(
+                    func.current_setting("statement_timeout"),
+                    func.set_config("statement_timeout", f"{milliseconds}ms", True),
+                )
+            )
+        ).one()[0]
         try:
             yield
         except DBAPIError as exc:
@@ -186,34 +193,61 @@ async def category_counts(session: AsyncSession) -> dict[str, int]:
     return {str(category): int(count) for category, count in (await session.execute(stmt)).all()}
 
 
-def _filtered(stmt: Select[*tuple[Any, ...]], filters: dict[str, Any]) -> Select[*tuple[Any, ...]]:
+def _conditions(filters: dict[str, Any]) -> list[ColumnElement[bool]]:
+    found: list[ColumnElement[bool]] = []
     for name in ("platform", "category", "hook_type", "visual_hook_type", "language"):
         if (value := filters.get(name)) is not None:
-            stmt = stmt.where(getattr(Hook, name) == value)
+            found.append(getattr(Hook, name) == value)
     if (min_views := filters.get("min_views")) is not None:
-        stmt = stmt.where(Hook.views >= min_views)
+        found.append(Hook.views >= min_views)
     if (since := filters.get("since")) is not None:
-        stmt = stmt.where(Hook.published_at >= since)
-    return stmt
+        found.append(Hook.published_at >= since)
+    return found
+
+
+def _filtered(stmt: Select[*tuple[Any, ...]], filters: dict[str, Any]) -> Select[*tuple[Any, ...]]:
+    return stmt.where(*_conditions(filters))
 
 
 async def _top_page(
-    session: AsyncSession, stmt: Select[*tuple[Any, ...]], order: Sequence[Any], limit: int, offset: int
+    session: AsyncSession,
+    conditions: Sequence[ColumnElement[bool]],
+    order: Sequence[Any],
+    limit: int,
+    offset: int,
 ) -> tuple[Sequence[Any], int]:
-    """A page of the top ``TOP`` rows of ``stmt`` and how many of those there are."""
-    capped = select(literal(1)).select_from(stmt.with_only_columns(Hook.seq).limit(TOP).subquery())
-    total = (await session.execute(select(func.count()).select_from(capped.subquery()))).scalar_one()
+    """A page of the top ``TOP`` hooks meeting ``conditions`` (in ``order``, whose first may be the
+    search tier) and how many of those there are. Both statements read the hooks table alone; the page's
+    few rows are then joined to their videos."""
+    capped = select(Hook.seq).where(*conditions).limit(TOP).subquery()
+    total = (await session.execute(select(func.count()).select_from(capped))).scalar_one()
     limit = max(0, min(limit, TOP - offset))
-    rows = (await session.execute(stmt.order_by(*order).limit(limit).offset(offset))).all() if limit else []
-    return rows, int(total)
+    if not limit:
+        return [], int(total)
+    ranked = [column for column in order if isinstance(column, Label)]
+    page = (
+        select(Hook.seq.label("page_seq"), *ranked)
+        .where(*conditions)
+        .order_by(*order)
+        .limit(limit)
+        .offset(offset)
+        .subquery("page")
+    )
+    extra = [page.c[column.name] for column in ranked]
+    stmt = (
+        select(*_OUT, *extra)
+        .join(page, page.c.page_seq == Hook.seq)
+        .join(Video, Video.id == Hook.video_id)
+        .order_by(*extra, Hook.rank_score.desc(), Hook.seq.desc())
+    )
+    return (await session.execute(stmt)).all(), int(total)
 
 
 async def trending(
     session: AsyncSession, since: datetime, filters: dict[str, Any], limit: int, offset: int
 ) -> tuple[Sequence[Any], int]:
     """Hooks of videos posted since ``since`` matching ``filters``, the best first."""
-    stmt = _filtered(select(*_OUT).join(Video, Video.id == Hook.video_id), {**filters, "since": since})
-    return await _top_page(session, stmt, _BEST, limit, offset)
+    return await _top_page(session, _conditions({**filters, "since": since}), _BEST, limit, offset)
 
 
 def _full_text(session: AsyncSession, words: Sequence[str]) -> ColumnElement[bool]:
@@ -237,8 +271,7 @@ async def search(
         ((literal(" ") + Hook.text_key + literal(" ")).like(f"% {key} %"), 1),
         else_=2,
     ).label("tier")
-    stmt = select(*_OUT, tier).join(Video, Video.id == Hook.video_id).where(_full_text(session, words))
-    return await _top_page(session, stmt, (tier, *_BEST), limit, offset)
+    return await _top_page(session, [_full_text(session, words)], (tier, *_BEST), limit, offset)
 
 
 async def library(

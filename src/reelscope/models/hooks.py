@@ -23,6 +23,11 @@ class Hook(Base):
     __table_args__ = (
         Index("ix_hooks_published_at", "published_at"),
         Index("ix_hooks_rank_score_seq", "rank_score", "seq"),
+        # a filtered list reads the hooks of its filter in rank order (ADR 0021)
+        Index("ix_hooks_platform_rank_score_seq", "platform", "rank_score", "seq"),
+        Index("ix_hooks_language_rank_score_seq", "language", "rank_score", "seq"),
+        Index("ix_hooks_hook_type_rank_score_seq", "hook_type", "rank_score", "seq"),
+        Index("ix_hooks_category_rank_score_seq", "category", "rank_score", "seq"),
         Index("ix_hooks_text_key", "text_key"),
         Index("ix_hooks_creator_id", "creator_id"),
     )
