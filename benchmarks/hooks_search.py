@@ -66,7 +66,7 @@ BENCH_DIR = Path(tempfile.gettempdir()) / "reelscope-bench"
 SEED = 20240601
 END = datetime(2026, 11, 21, tzinfo=UTC)
 PLATFORMS = ("youtube", "tiktok", "instagram")
-GENERATOR = "h3"
+GENERATOR = "h4"
 CHUNK = 50_000
 
 # the planted hook type of each sandbox template (by hand, from its wording)
@@ -410,7 +410,7 @@ async def measure(db: Database, corpus: Corpus, queries: int, now: datetime) -> 
         elif kind == 2:
             hook_queries.append(pick(rare))
         elif kind == 3:
-            words = analysis.words(texts[i % len(texts)])
+            words = [w for w in analysis.words(texts[i % len(texts)]) if len(w) >= 3]
             j = int(rng.integers(0, max(1, len(words) - 1)))
             hook_queries.append(" ".join(words[j : j + 2]) + " 🔥")
         else:

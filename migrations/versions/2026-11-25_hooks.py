@@ -51,10 +51,14 @@ def upgrade() -> None:
     op.create_index("ix_hooks_creator_id", "hooks", ["creator_id"], unique=False)
     op.create_index("ix_hooks_published_at", "hooks", ["published_at"], unique=False)
     op.create_index("ix_hooks_text_key", "hooks", ["text_key"], unique=False)
-    op.create_index("ix_hooks_rank_score_seq", "hooks", ["rank_score", "seq"], unique=False)
+    filtered = ["published_at", "views", "platform", "language", "hook_type", "category", "visual_hook_type"]
+    op.create_index("ix_hooks_rank", "hooks", ["rank_score", "seq", *filtered], unique=False)
     for column in ("platform", "language", "hook_type", "category"):
         op.create_index(
-            f"ix_hooks_{column}_rank_score_seq", "hooks", [column, "rank_score", "seq"], unique=False
+            f"ix_hooks_{column}_rank",
+            "hooks",
+            [column, "rank_score", "seq", "published_at", "views"],
+            unique=False,
         )
     dialect = op.get_bind().dialect.name
     for statement in fulltext.statements(dialect):

@@ -14,11 +14,11 @@ from datetime import datetime
 from time import monotonic
 from typing import Any
 
-from sqlalchemy import Select, case, func, literal, literal_column, select, text
+from sqlalchemy import Select, func, literal, literal_column, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.sql.elements import ColumnElement, Label
+from sqlalchemy.sql.elements import ColumnElement
 
 from reelscope.models import Hook, Video
 from reelscope.models.fulltext import HOOK_TSVECTOR
@@ -178,7 +178,7 @@ _OUT = (
     Video.url,
 )
 # the best first: the highest weighted score (unscored last), ties to the newer row: the order of the
-# index ix_hooks_rank_score_seq, read backwards, so a page stops as soon as it has its rows
+# index ix_hooks_rank, read backwards, so a page stops as soon as it has its rows
 _BEST = (Hook.rank_score.desc(), Hook.seq.desc())
 
 
@@ -210,68 +210,98 @@ def _filtered(stmt: Select[*tuple[Any, ...]], filters: dict[str, Any]) -> Select
 
 
 async def _top_page(
-    session: AsyncSession,
-    conditions: Sequence[ColumnElement[bool]],
-    order: Sequence[Any],
-    limit: int,
-    offset: int,
+    session: AsyncSession, conditions: Sequence[ColumnElement[bool]], limit: int, offset: int
 ) -> tuple[Sequence[Any], int]:
-    """A page of the top ``TOP`` hooks meeting ``conditions`` (in ``order``, whose first may be the
-    search tier) and how many of those there are. Both statements read the hooks table alone; the page's
-    few rows are then joined to their videos."""
-    capped = select(Hook.seq).where(*conditions).limit(TOP).subquery()
-    total = (await session.execute(select(func.count()).select_from(capped))).scalar_one()
+    """A page of the top ``TOP`` hooks meeting ``conditions``, the best first, and how many of those
+    there are. Both statements read the hooks table alone (the count in list order, so it walks the
+    same covering index as the page and stops at ``TOP``); the page's rows are then joined to their
+    videos."""
+    capped = select(Hook.seq).where(*conditions).order_by(*_BEST).limit(TOP).subquery()
+    total = int((await session.execute(select(func.count()).select_from(capped))).scalar_one())
     limit = max(0, min(limit, TOP - offset))
-    if not limit:
-        return [], int(total)
-    ranked = [column for column in order if isinstance(column, Label)]
-    page = (
-        select(Hook.seq.label("page_seq"), *ranked)
-        .where(*conditions)
-        .order_by(*order)
-        .limit(limit)
-        .offset(offset)
-        .subquery("page")
-    )
-    extra = [page.c[column.name] for column in ranked]
-    stmt = (
-        select(*_OUT, *extra)
-        .join(page, page.c.page_seq == Hook.seq)
-        .join(Video, Video.id == Hook.video_id)
-        .order_by(*extra, Hook.rank_score.desc(), Hook.seq.desc())
-    )
-    return (await session.execute(stmt)).all(), int(total)
+    return (await _rows(session, conditions, limit, offset) if limit else []), total
 
 
 async def trending(
     session: AsyncSession, since: datetime, filters: dict[str, Any], limit: int, offset: int
 ) -> tuple[Sequence[Any], int]:
     """Hooks of videos posted since ``since`` matching ``filters``, the best first."""
-    return await _top_page(session, _conditions({**filters, "since": since}), _BEST, limit, offset)
+    return await _top_page(session, _conditions({**filters, "since": since}), limit, offset)
 
 
-def _full_text(session: AsyncSession, words: Sequence[str]) -> ColumnElement[bool]:
-    """Hooks holding every one of ``words`` as a whole word, through the full-text index."""
+def _full_text(session: AsyncSession, words: Sequence[str], *, in_rank_order: bool) -> ColumnElement[bool]:
+    """Hooks holding every one of ``words`` as a whole word, through the full-text index.
+
+    ``in_rank_order`` (SQLite): test membership while walking the rank index instead of fetching every
+    match (``+seq`` keeps SQLite from driving the query by the match list): faster when the matches are
+    many, as for a common word; slower when they are few."""
     if session.get_bind().dialect.name == "postgresql":
         vector: ColumnElement[Any] = literal_column(HOOK_TSVECTOR.replace("text_key", "hooks.text_key"))
         return vector.op("@@")(func.plainto_tsquery(literal_column("'simple'"), " ".join(words)))
     match = " ".join(f'"{w}"' for w in words)  # words are letters and digits only: safe inside quotes
     found = text("SELECT rowid FROM hooks_fts WHERE hooks_fts MATCH :match").bindparams(match=match)
-    return Hook.seq.in_(found.columns(literal_column("rowid")))
+    seq = literal_column("+hooks.seq") if in_rank_order else Hook.seq
+    return seq.in_(found.columns(literal_column("rowid")))
+
+
+async def _rows(
+    session: AsyncSession, conditions: Sequence[ColumnElement[bool]], limit: int, offset: int
+) -> Sequence[Any]:
+    page = (
+        select(Hook.seq.label("page_seq"))
+        .where(*conditions)
+        .order_by(*_BEST)
+        .limit(limit)
+        .offset(offset)
+        .subquery("page")
+    )
+    stmt = (
+        select(*_OUT)
+        .join(page, page.c.page_seq == Hook.seq)
+        .join(Video, Video.id == Hook.video_id)
+        .order_by(*_BEST)
+    )
+    return (await session.execute(stmt)).all()
 
 
 async def search(
     session: AsyncSession, key: str, words: Sequence[str], limit: int, offset: int
-) -> tuple[Sequence[Any], int]:
-    """Hooks holding every one of ``words`` (the query's words of 3+ characters), tiered:
-    0 ``exact`` (the hook is the query), 1 ``contains`` (the query's words in a row, whole words),
-    2 ``similar`` (the words anywhere); within a tier the best first."""
-    tier = case(
-        (Hook.text_key == key, 0),
-        ((literal(" ") + Hook.text_key + literal(" ")).like(f"% {key} %"), 1),
-        else_=2,
-    ).label("tier")
-    return await _top_page(session, [_full_text(session, words)], (tier, *_BEST), limit, offset)
+) -> tuple[Sequence[Any], list[int], int]:
+    """Hooks holding every one of ``words`` (the query's words of 3+ characters), in tiers: 0 ``exact``
+    (the hook's words are the query's), 1 ``contains`` (the query's words in a row, whole words),
+    2 ``similar`` (the words anywhere); within a tier the best first. The rows of the page, the tier of
+    each, and how many of the top ``TOP`` there are.
+
+    Each tier is counted (up to what is left of ``TOP``) and read on its own, in rank order."""
+    in_row = (literal(" ") + Hook.text_key + literal(" ")).like(f"% {key} %")
+    tiers: list[list[ColumnElement[bool]]] = [
+        [Hook.text_key == key],
+        [in_row, Hook.text_key != key],
+        [~in_row],
+    ]
+    found: list[Any] = []
+    kinds: list[int] = []
+    total = 0
+    start, wanted = offset, max(0, min(limit, TOP - offset))
+    for tier, conditions in enumerate(tiers):
+        if total >= TOP:
+            break
+        matches = [] if tier == 0 else [_full_text(session, words, in_rank_order=False)]
+        capped = select(Hook.seq).where(*matches, *conditions).limit(TOP - total).subquery()
+        count = int((await session.execute(select(func.count()).select_from(capped))).scalar_one())
+        total += count
+        if wanted and start < count:
+            many = count >= TOP // 2  # a common word: walk the rank index (see _full_text)
+            if tier:
+                matches = [_full_text(session, words, in_rank_order=many)]
+            rows = await _rows(session, [*matches, *conditions], min(wanted, count - start), start)
+            found.extend(rows)
+            kinds.extend([tier] * len(rows))
+            wanted -= len(rows)
+            start = 0
+        else:
+            start -= min(start, count)
+    return found, kinds, total
 
 
 async def library(

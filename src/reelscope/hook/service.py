@@ -226,10 +226,10 @@ async def search(session: AsyncSession, query: SearchQuery) -> Page[HookMatch]:
     needed = sorted({w for w in words if len(w) >= 3})
     try:
         async with repository.time_limit(session, QUERY_TIME_LIMIT_MS):
-            rows, total = await repository.search(session, key, needed, query.limit, query.offset)
+            rows, tiers, total = await repository.search(session, key, needed, query.limit, query.offset)
     except repository.QueryTooLong as exc:
         raise ServiceUnavailable("The search took too long; narrow it or retry later") from exc
-    data = [HookMatch(**_out(r), match_type=MATCH_TYPES[r.tier]) for r in rows]
+    data = [HookMatch(**_out(r), match_type=MATCH_TYPES[t]) for r, t in zip(rows, tiers, strict=True)]
     return Page[HookMatch](data=data, pagination=Pagination.of(query, total))
 
 

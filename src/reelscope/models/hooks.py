@@ -10,6 +10,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from reelscope.kit.db import Base, UtcDateTime
 
 UNSCORED = -1e9
+FILTERED = ("published_at", "views", "platform", "language", "hook_type", "category", "visual_hook_type")
 
 
 class Hook(Base):
@@ -22,12 +23,13 @@ class Hook(Base):
     __tablename__ = "hooks"
     __table_args__ = (
         Index("ix_hooks_published_at", "published_at"),
-        Index("ix_hooks_rank_score_seq", "rank_score", "seq"),
-        # a filtered list reads the hooks of its filter in rank order (ADR 0021)
-        Index("ix_hooks_platform_rank_score_seq", "platform", "rank_score", "seq"),
-        Index("ix_hooks_language_rank_score_seq", "language", "rank_score", "seq"),
-        Index("ix_hooks_hook_type_rank_score_seq", "hook_type", "rank_score", "seq"),
-        Index("ix_hooks_category_rank_score_seq", "category", "rank_score", "seq"),
+        # the lists' order, carrying every filtered column so a filter is checked in the index alone
+        Index("ix_hooks_rank", "rank_score", "seq", *FILTERED),
+        # a list filtered by one of these reads that filter's hooks in rank order (ADR 0021)
+        Index("ix_hooks_platform_rank", "platform", "rank_score", "seq", "published_at", "views"),
+        Index("ix_hooks_language_rank", "language", "rank_score", "seq", "published_at", "views"),
+        Index("ix_hooks_hook_type_rank", "hook_type", "rank_score", "seq", "published_at", "views"),
+        Index("ix_hooks_category_rank", "category", "rank_score", "seq", "published_at", "views"),
         Index("ix_hooks_text_key", "text_key"),
         Index("ix_hooks_creator_id", "creator_id"),
     )

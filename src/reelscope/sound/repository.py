@@ -153,10 +153,20 @@ async def search(
                 for column in (Sound.title, Sound.owner_handle, Sound.owner_nickname)
             )
         )
-    # count the videos of the matching sounds only, not of the whole catalog
-    stmt, _ = _with_counts(now, inner=False, videos=Video.sound_id.in_(select(Sound.id).where(matches)))
+    # the page's sounds first, from the sounds table alone; then the video counts of those only
     order = (Sound.usage_count.is_(None), Sound.usage_count.desc(), Sound.id)
-    return await _page(session, stmt.where(matches), order, limit, offset)
+    total = (await session.execute(select(func.count()).select_from(Sound).where(matches))).scalar_one()
+    page = [
+        row[0]
+        for row in await session.execute(
+            select(Sound.id).where(matches).order_by(*order).limit(limit).offset(offset)
+        )
+    ]
+    if not page:
+        return [], int(total)
+    stmt, _ = _with_counts(now, inner=False, videos=Video.sound_id.in_(page))
+    rows = (await session.execute(stmt.where(Sound.id.in_(page)).order_by(*order))).all()
+    return rows, int(total)
 
 
 async def trending(
