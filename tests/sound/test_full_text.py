@@ -10,6 +10,7 @@ import pytest
 from reelscope.catalog import service as catalog_service
 from reelscope.kit.clock import ManualClock
 from reelscope.runtime import Runtime
+from reelscope.sound import repository as sound_repository
 from tests.conftest import TeamKey
 from tests.sound.test_endpoints import ESPRESSO, Catalog, assert_charged, catalog, ids
 
@@ -53,3 +54,14 @@ async def test_renamed_sounds_are_found_by_their_new_title(
         catalog.a
     ]
     assert ids(await client.get("/v1/sounds/search", params={"q": "espresso"}, headers=team.headers)) == []
+
+
+async def test_many_matches_walk_the_search_order_index(
+    client: httpx.AsyncClient, team: TeamKey, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the path a common word takes on SQLite (more than _MANY matches), here for every query
+    monkeypatch.setattr(sound_repository, "_MANY", 0)
+    for q, expected in (("espresso", "a"), ("chef anna", "b"), ("beat", "c")):
+        response = await client.get("/v1/sounds/search", params={"q": q}, headers=team.headers)
+        assert ids(response) == [getattr(catalog, expected)], q
+        assert response.json()["pagination"]["total"] == 1

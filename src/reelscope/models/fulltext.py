@@ -46,6 +46,9 @@ SQLITE_CREATE: dict[str, tuple[str, ...]] = {
         "INSERT INTO hooks_fts(rowid, text_key) VALUES (new.seq, new.text_key); END",
     ),
     "sounds": (
+        # search's order (usage descending, NULLs last as SQLite sorts them, then id): a common word's
+        # matches are found by walking this index instead of sorting them all (sound/repository.py)
+        "CREATE INDEX IF NOT EXISTS ix_sounds_search_order ON sounds (usage_count DESC, id)",
         f"CREATE VIRTUAL TABLE IF NOT EXISTS sounds_fts USING fts5({_SOUND_COLUMNS}, content='sounds', "
         f"content_rowid='rowid', {_TOKENIZE})",
         "CREATE TRIGGER IF NOT EXISTS sounds_fts_insert AFTER INSERT ON sounds BEGIN "
@@ -69,7 +72,7 @@ POSTGRESQL_CREATE: dict[str, tuple[str, ...]] = {
 }
 # names that are the full-text indexes' own: schema comparisons skip them (tests/test_migrations.py)
 NAMES = frozenset(
-    {"ix_hooks_fts", "ix_sounds_fts"}
+    {"ix_hooks_fts", "ix_sounds_fts", "ix_sounds_search_order"}
     | {f"{t}_fts{s}" for t in ("hooks", "sounds") for s in ("", "_data", "_idx", "_docsize", "_config")}
 )
 

@@ -121,16 +121,22 @@ def _like(pattern: str) -> str:
     return f"%{escaped}%"
 
 
-def _full_text(dialect: str, words: list[str]) -> ColumnElement[bool]:
+def _full_text(dialect: str, words: list[str], *, in_order: bool = False) -> ColumnElement[bool]:
     """Sounds whose title, owner handle or owner nickname has a word starting with each of ``words``,
-    through the full-text index (models/fulltext.py)."""
+    through the full-text index (models/fulltext.py). ``in_order`` (SQLite): test membership while
+    walking the search-order index rather than fetching and sorting every match (a common word)."""
     if dialect == "postgresql":
         vector: ColumnElement[Any] = literal_column(SOUND_TSVECTOR.replace("coalesce(", "coalesce(sounds."))
         query = " & ".join(f"{w}:*" for w in words)  # words are letters and digits only
         return vector.op("@@")(func.to_tsquery(literal_column("'simple'"), query))
     match = " ".join(f'"{w}"*' for w in words)
     found = text("SELECT rowid FROM sounds_fts WHERE sounds_fts MATCH :match").bindparams(match=match)
-    return literal_column("sounds.rowid").in_(found.columns(literal_column("rowid")))
+    rowid: ColumnElement[Any] = literal_column("+sounds.rowid" if in_order else "sounds.rowid")
+    return rowid.in_(found.columns(literal_column("rowid")))
+
+
+# more matches than this are paged by walking ix_sounds_search_order (SQLite)
+_MANY = 5000
 
 
 async def search(
@@ -142,9 +148,22 @@ async def search(
     fields ("sabrina carp" finds "Sabrina Carpenter"), case and punctuation ignored. A shorter one
     ("o", "_") is a case-insensitive substring scan, LIKE's wildcards taken literally.
     """
+    dialect = session.get_bind().dialect.name
     words = analysis_hooks.words(q)
+    order: tuple[Any, ...] = (Sound.usage_count.is_(None), Sound.usage_count.desc(), Sound.id)
     if any(len(word) >= 3 for word in words):
-        matches = _full_text(session.get_bind().dialect.name, words)
+        matches = _full_text(dialect, words)
+        if dialect == "sqlite":  # every indexed row is a sound: count the matches in the index alone
+            counted = text("SELECT count(*) FROM sounds_fts WHERE sounds_fts MATCH :match")
+            match = " ".join(f'"{w}"*' for w in words)
+            total = (await session.execute(counted.bindparams(match=match))).scalar_one()
+        else:
+            total = (
+                await session.execute(select(func.count()).select_from(Sound).where(matches))
+            ).scalar_one()
+        if dialect == "sqlite" and total > _MANY:
+            matches = _full_text(dialect, words, in_order=True)
+            order = (Sound.usage_count.desc(), Sound.id)  # the same order on SQLite: NULLs sort last
     else:
         pattern = _like(q)
         matches = or_(
@@ -153,9 +172,8 @@ async def search(
                 for column in (Sound.title, Sound.owner_handle, Sound.owner_nickname)
             )
         )
+        total = (await session.execute(select(func.count()).select_from(Sound).where(matches))).scalar_one()
     # the page's sounds first, from the sounds table alone; then the video counts of those only
-    order = (Sound.usage_count.is_(None), Sound.usage_count.desc(), Sound.id)
-    total = (await session.execute(select(func.count()).select_from(Sound).where(matches))).scalar_one()
     page = [
         row[0]
         for row in await session.execute(
