@@ -14,7 +14,7 @@ from datetime import datetime
 from time import monotonic
 from typing import Any
 
-from sqlalchemy import Select, func, literal, literal_column, select, text
+from sqlalchemy import Select, bindparam, func, literal_column, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -229,18 +229,25 @@ async def trending(
     return await _top_page(session, _conditions({**filters, "since": since}), limit, offset)
 
 
-def _full_text(session: AsyncSession, words: Sequence[str], *, in_rank_order: bool) -> ColumnElement[bool]:
-    """Hooks holding every one of ``words`` as a whole word, through the full-text index.
+def _full_text(
+    session: AsyncSession, words: Sequence[str], *, phrase: bool = False, in_rank_order: bool = False
+) -> ColumnElement[bool]:
+    """Hooks holding every one of ``words`` as a whole word (``phrase``: all of them in a row), through
+    the full-text index; words are letters and digits only, safe inside the query syntax.
 
     ``in_rank_order`` (SQLite): test membership while walking the rank index instead of fetching every
     match (``+seq`` keeps SQLite from driving the query by the match list): faster when the matches are
     many, as for a common word; slower when they are few."""
     if session.get_bind().dialect.name == "postgresql":
         vector: ColumnElement[Any] = literal_column(HOOK_TSVECTOR.replace("text_key", "hooks.text_key"))
-        return vector.op("@@")(func.plainto_tsquery(literal_column("'simple'"), " ".join(words)))
-    match = " ".join(f'"{w}"' for w in words)  # words are letters and digits only: safe inside quotes
-    found = text("SELECT rowid FROM hooks_fts WHERE hooks_fts MATCH :match").bindparams(match=match)
-    seq = literal_column("+hooks.seq") if in_rank_order else Hook.seq
+        parse = func.phraseto_tsquery if phrase else func.plainto_tsquery
+        return vector.op("@@")(parse(literal_column("'simple'"), " ".join(words)))
+    match = '"' + " ".join(words) + '"' if phrase else " ".join(f'"{w}"' for w in words)
+    # unique: a statement may hold two of these (the similar tier: all the words, not the phrase)
+    found = text("SELECT rowid FROM hooks_fts WHERE hooks_fts MATCH :match").bindparams(
+        bindparam("match", match, unique=True)
+    )
+    seq: ColumnElement[Any] = literal_column("+hooks.seq" if in_rank_order else "hooks.seq")
     return seq.in_(found.columns(literal_column("rowid")))
 
 
@@ -268,33 +275,36 @@ async def search(
     session: AsyncSession, key: str, words: Sequence[str], limit: int, offset: int
 ) -> tuple[Sequence[Any], list[int], int]:
     """Hooks holding every one of ``words`` (the query's words of 3+ characters), in tiers: 0 ``exact``
-    (the hook's words are the query's), 1 ``contains`` (the query's words in a row, whole words),
-    2 ``similar`` (the words anywhere); within a tier the best first. The rows of the page, the tier of
-    each, and how many of the top ``TOP`` there are.
+    (the hook's words are the query's), 1 ``contains`` (all the query's words in a row: a full-text
+    phrase), 2 ``similar`` (its words of 3+ characters anywhere); within a tier the best first. The
+    rows of the page, the tier of each, and how many of the top ``TOP`` there are.
 
     Each tier is counted (up to what is left of ``TOP``) and read on its own, in rank order."""
-    in_row = (literal(" ") + Hook.text_key + literal(" ")).like(f"% {key} %")
-    tiers: list[list[ColumnElement[bool]]] = [
-        [Hook.text_key == key],
-        [in_row, Hook.text_key != key],
-        [~in_row],
-    ]
+    everything = key.split(" ")
+
+    def tier_conditions(tier: int, in_rank_order: bool) -> list[ColumnElement[bool]]:
+        if tier == 0:
+            return [Hook.text_key == key]
+        in_row = _full_text(session, everything, phrase=True, in_rank_order=in_rank_order)
+        if tier == 1:
+            return [in_row, Hook.text_key != key]
+        return [_full_text(session, words, in_rank_order=in_rank_order), ~in_row]
+
     found: list[Any] = []
     kinds: list[int] = []
     total = 0
     start, wanted = offset, max(0, min(limit, TOP - offset))
-    for tier, conditions in enumerate(tiers):
+    for tier in range(3):
         if total >= TOP:
             break
-        matches = [] if tier == 0 else [_full_text(session, words, in_rank_order=False)]
-        capped = select(Hook.seq).where(*matches, *conditions).limit(TOP - total).subquery()
+        conditions = tier_conditions(tier, in_rank_order=False)
+        capped = select(Hook.seq).where(*conditions).limit(TOP - total).subquery()
         count = int((await session.execute(select(func.count()).select_from(capped))).scalar_one())
         total += count
         if wanted and start < count:
-            many = count >= TOP // 2  # a common word: walk the rank index (see _full_text)
-            if tier:
-                matches = [_full_text(session, words, in_rank_order=many)]
-            rows = await _rows(session, [*matches, *conditions], min(wanted, count - start), start)
+            many = tier > 0 and count >= TOP // 2  # a common word: walk the rank index (see _full_text)
+            conditions = tier_conditions(tier, in_rank_order=many)
+            rows = await _rows(session, conditions, min(wanted, count - start), start)
             found.extend(rows)
             kinds.extend([tier] * len(rows))
             wanted -= len(rows)
