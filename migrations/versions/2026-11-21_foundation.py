@@ -12,6 +12,7 @@ from alembic import op
 
 import reelscope.kit.db
 
+
 revision: str = "0001"
 down_revision: str | None = None
 branch_labels: str | Sequence[str] | None = None

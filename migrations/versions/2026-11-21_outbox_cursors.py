@@ -10,6 +10,9 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+import reelscope.kit.db
+
+
 revision: str = "0007"
 down_revision: str | None = "0005"
 branch_labels: str | Sequence[str] | None = None

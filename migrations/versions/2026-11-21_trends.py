@@ -12,6 +12,7 @@ from alembic import op
 
 import reelscope.kit.db
 
+
 revision: str = "0006"
 down_revision: str | None = "0002"
 branch_labels: str | Sequence[str] | None = None

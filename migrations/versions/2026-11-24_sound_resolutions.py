@@ -12,6 +12,7 @@ from alembic import op
 
 import reelscope.kit.db
 
+
 revision: str = "0009"
 down_revision: str | None = "0008"
 branch_labels: str | Sequence[str] | None = None
