@@ -25,8 +25,11 @@ class Settings(BaseSettings):
     database_url: str | None = None
     sql_echo: bool = False
 
-    # redis (unset = embedded: in-memory rate limits, SQLite job queue)
+    # redis (unset = embedded: in-memory rate limits, SQLite job queue). The API's pool: a request waits
+    # up to redis_timeout_seconds for one of redis_max_connections (also the connect and command timeout)
     redis_url: str | None = None
+    redis_max_connections: int = Field(default=100, ge=1)
+    redis_timeout_seconds: float = Field(default=5.0, gt=0)
 
     # collectors
     connectors: str = "sandbox"
