@@ -18,6 +18,7 @@ from reelscope.api import include_v1
 from reelscope.config import Settings, load_settings
 from reelscope.contract import ContractHeadersMiddleware
 from reelscope.kit.clock import Clock
+from reelscope.kit.edge import BodyRefused, EdgeGuard
 from reelscope.kit.errors import (
     ApiError,
     InternalError,
@@ -60,6 +61,12 @@ def create_app(
     app.state.runtime = runtime
 
     _install_exception_handlers(app)
+    # added first, so it runs inside the contract's headers: its refusals carry them (kit/edge.py)
+    app.add_middleware(
+        EdgeGuard,
+        max_body_bytes=runtime.settings.max_body_bytes,
+        body_timeout_seconds=runtime.settings.body_timeout_seconds,
+    )
     app.add_middleware(ContractHeadersMiddleware, render_unexpected=_render_unexpected)
 
     @app.get("/", include_in_schema=True, tags=["health"], operation_id="get_health")
@@ -106,6 +113,8 @@ def _install_exception_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if isinstance(exc, BodyRefused):
+            return _json_error(exc.error)
         if exc.status_code == 404:
             return _json_error(NotFound(f"No route matches {request.method} {request.url.path}"))
         if exc.status_code == 405:

@@ -6,7 +6,7 @@ from functools import partial
 from http import HTTPStatus
 from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 
 class Schema(BaseModel):
@@ -16,9 +16,39 @@ class Schema(BaseModel):
 
 
 class RequestBody(BaseModel):
-    """Request bodies reject unknown fields (400 validation_error)."""
+    """Request bodies reject unknown fields (400 validation_error), and NUL characters in any string or
+    key: PostgreSQL cannot store them, and SQLite must answer the same (issue 14; the path and query
+    string are checked at the edge, kit/edge.py)."""
 
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_nul(cls, data: Any) -> Any:
+        where = _nul_in(data, "")
+        if where is not None:
+            raise ValueError(f"{where or 'the body'} must not contain NUL characters")
+        return data
+
+
+def _nul_in(value: Any, path: str) -> str | None:
+    """The dotted path of the first string (or key) holding a NUL character, or None."""
+    if isinstance(value, str):
+        return path if "\x00" in value else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            inner = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str) and "\x00" in key:
+                return inner.replace("\x00", "\\u0000")
+            found = _nul_in(item, inner)
+            if found is not None:
+                return found
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            found = _nul_in(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
 
 
 class QueryModel(BaseModel):
@@ -57,7 +87,9 @@ _ERROR_CODES: dict[int, str] = {
     402: "insufficient_credits",
     403: "forbidden",
     404: "not_found",
+    408: "request_timeout",
     409: "conflict",
+    413: "payload_too_large",
     429: "rate_limit_exceeded or too_many_requests",
     500: "internal_error",
     502: "upstream_error",
