@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
-from functools import partial
+import re
+from datetime import date, datetime
+from functools import cache, partial
 from http import HTTPStatus
-from typing import Annotated, Any, Generic, TypeVar
+from types import UnionType
+from typing import Annotated, Any, Generic, TypeVar, Union, get_args, get_origin
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
 
 class Schema(BaseModel):
@@ -21,6 +33,11 @@ class RequestBody(BaseModel):
     string are checked at the edge, kit/edge.py)."""
 
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _integers_are_digits(cls, value: Any, info: ValidationInfo) -> Any:
+        return _digits_only(cls, value, info)
 
     @model_validator(mode="before")
     @classmethod
@@ -52,11 +69,84 @@ def _nul_in(value: Any, path: str) -> str | None:
 
 
 class QueryModel(BaseModel):
-    """Query strings: an unknown parameter is a 400 naming it; instances are frozen so that a parsed
-    query string can be kept (kit/query.py)."""
+    """Query strings: an unknown parameter is a 400 naming it; an integer is ASCII digits (optionally
+    signed with ``-``, so that a negative one meets its range check); instances are frozen so that a
+    parsed query string can be kept (kit/query.py)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    @field_validator("*", mode="before")
+    @classmethod
+    def _integers_are_digits(cls, value: Any, info: ValidationInfo) -> Any:
+        return _digits_only(cls, value, info)
+
+
+# Pydantic reads " 5", "+5", "1_0" and "5.0" as the integer 5 or 10: a client's typo would be served and
+# charged (issue 14). Integers written as strings must be plain ASCII digits.
+_ASCII_INTEGER = re.compile(r"-?[0-9]+")
+
+
+@cache
+def _integer_fields(model: type[BaseModel]) -> frozenset[str]:
+    return frozenset(name for name, field in model.model_fields.items() if _is_integer(field.annotation))
+
+
+def _is_integer(annotation: Any) -> bool:
+    if annotation is int:
+        return True
+    return get_origin(annotation) in (Union, UnionType) and int in get_args(annotation)
+
+
+def _digits_only(model: type[BaseModel], value: Any, info: ValidationInfo) -> Any:
+    if (
+        isinstance(value, str)
+        and info.field_name in _integer_fields(model)
+        and not _ASCII_INTEGER.fullmatch(value)
+    ):
+        raise PydanticCustomError("int_parsing", "Input should be an integer written in ASCII digits")
+    return value
+
+
+# Dates in the spec's formats only (§4.2 YYYY-MM-DD; §4.3 ISO 8601), not whatever ``fromisoformat``
+# takes (any separator, week dates, "20260101"). A malformed date is 400 invalid_date_range (§7): the
+# error type below is turned into that code by the app's handler (main.py, kit/validation.py).
+DATE_FORMAT = "[0-9]{4}-[0-9]{2}-[0-9]{2}"
+_ISO_DATE = re.compile(DATE_FORMAT)
+_ISO_MOMENT = re.compile(
+    DATE_FORMAT + r"([Tt][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,6})?)?([Zz]|[+-][0-9]{2}:[0-9]{2})?)?"
+)
+DATE_ERROR = "invalid_date_range"
+
+
+def _iso_date(value: str) -> str:
+    if not _ISO_DATE.fullmatch(value):
+        raise PydanticCustomError(DATE_ERROR, "must be a date in YYYY-MM-DD format")
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        raise PydanticCustomError(DATE_ERROR, "is not a real date: {value}", {"value": value}) from None
+    return value
+
+
+def _iso_moment(value: str) -> str:
+    if not _ISO_MOMENT.fullmatch(value):
+        raise PydanticCustomError(
+            DATE_ERROR,
+            "must be an ISO 8601 date (YYYY-MM-DD) or timestamp (YYYY-MM-DDTHH:MM:SS, optional Z or ±HH:MM)",
+        )
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise PydanticCustomError(
+            DATE_ERROR, "is not a real date or time: {value}", {"value": value}
+        ) from None
+    return value
+
+
+# a YYYY-MM-DD date, kept as the string the client sent (the family reads it in its own calendar)
+IsoDate = Annotated[str, AfterValidator(_iso_date)]
+# an ISO 8601 date or timestamp, kept as sent
+IsoMoment = Annotated[str, AfterValidator(_iso_moment)]
 
 # §8.3: a list's ``limit`` above its maximum is treated as the maximum; below 1 is a 400
 LimitUpTo100 = Annotated[int, Field(ge=1), AfterValidator(partial(min, 100))]
