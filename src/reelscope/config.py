@@ -20,6 +20,9 @@ class Settings(BaseSettings):
     data_dir: Path = Path(".reelscope")
     log_level: str = "info"
     log_json: bool = False
+    # proxies whose X-Forwarded-For/-Proto are believed (addresses or networks, comma-separated; "*" for
+    # any): none by default, so a client cannot choose its address for the per-IP limiter (cli/http_server)
+    forwarded_allow_ips: str = ""
     # the edge (kit/edge.py): the largest request body, and how long a body may take to arrive
     max_body_bytes: int = Field(default=4 * 1024 * 1024, ge=1)
     body_timeout_seconds: float = Field(default=30.0, gt=0)
