@@ -115,6 +115,36 @@ class TestUnparsableRequests:
         assert headers[b"x-request-id"].decode() in error["message"][0]
         assert transport.closed
 
+    def protocol(self, **settings: Any) -> tuple[EdgeProtocol, _Transport]:
+        config = uvicorn.Config(create_app_stub, **uvicorn_options(Settings(**settings)), log_config=None)
+        config.load()
+        protocol = config.http_protocol_class(config=config, server_state=ServerState(), app_state={})
+        assert isinstance(protocol, EdgeProtocol)
+        transport = _Transport()
+        protocol.connection_made(transport)
+        return protocol, transport
+
+    async def test_a_head_over_the_limit_is_431(self) -> None:
+        """httptools takes a head of any size; the protocol stops at REELSCOPE_MAX_HEADER_BYTES."""
+        protocol, transport = self.protocol(max_header_bytes=4096)
+        protocol.data_received(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 3000)
+        assert transport.written == b""
+        protocol.data_received(b"a" * 2000)
+        head, _, body = transport.written.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 431 Request Header Fields Too Large\r\n")
+        error = orjson.loads(body)
+        assert (error["statusCode"], error["code"]) == (431, "request_header_too_large")
+        assert error["message"].startswith("The request line and headers must be at most 4096 bytes. Quote")
+        assert transport.closed
+
+    async def test_a_body_in_the_same_read_is_not_counted_as_head(self) -> None:
+        protocol, transport = self.protocol(max_header_bytes=4096)
+        head = b"POST /v1/webhooks HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n"
+        protocol.data_received(head + b" " * 20000)
+        assert not transport.written.startswith(b"HTTP/1.1 431")
+
 
 async def create_app_stub(scope: Any, receive: Any, send: Any) -> None:
-    raise AssertionError("a request that does not parse never reaches the app")
+    """Stands in for the app: what the protocol refuses never reaches it."""
+    await send({"type": "http.response.start", "status": 204, "headers": []})
+    await send({"type": "http.response.body", "body": b""})

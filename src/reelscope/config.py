@@ -23,8 +23,10 @@ class Settings(BaseSettings):
     # proxies whose X-Forwarded-For/-Proto are believed (addresses or networks, comma-separated; "*" for
     # any): none by default, so a client cannot choose its address for the per-IP limiter (cli/http_server)
     forwarded_allow_ips: str = ""
-    # the edge (kit/edge.py): the largest request body, and how long a body may take to arrive
+    # the edge (kit/edge.py, cli/http_server.py): the largest request body and head, and how long a body
+    # may take to arrive
     max_body_bytes: int = Field(default=4 * 1024 * 1024, ge=1)
+    max_header_bytes: int = Field(default=32 * 1024, ge=1024)  # request line and headers
     body_timeout_seconds: float = Field(default=30.0, gt=0)
 
     # db

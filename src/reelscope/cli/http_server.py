@@ -7,33 +7,72 @@
 * **Requests uvicorn refuses itself.** A request line or header that does not parse never reaches the
   app; uvicorn answers a plain-text 400. ``EdgeProtocol`` is uvicorn's httptools protocol with that one
   answer replaced by the §2.8 body, with a request id and the zero billing headers, so even those
-  refusals have the API's shape. What it cannot change: the connection is closed after it, and
-  httptools alone decides what fails to parse (uvicorn adds no size limit of its own there).
+  refusals have the API's shape; the connection is closed after it. httptools itself accepts a head of
+  any size, so the protocol also refuses a request line and headers over ``REELSCOPE_MAX_HEADER_BYTES``
+  (431 ``request_header_too_large``).
 * **Timeouts.** An idle keep-alive connection closes after 5 s (uvicorn's default, kept); a body that
   does not arrive in time is the app's 408 (kit/edge.py).
 """
 
 from __future__ import annotations
 
+from http import HTTPStatus
 from typing import Any
 
 import orjson
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from reelscope.config import Settings
-from reelscope.kit.errors import ValidationFailed
+from reelscope.kit.errors import ApiError, RequestHeaderTooLarge, ValidationFailed
 from reelscope.kit.ids import new_id
-
-_STATUS_LINE = b"HTTP/1.1 400 Bad Request\r\n"
 
 
 class EdgeProtocol(HttpToolsProtocol):
-    """uvicorn's httptools protocol, answering requests that do not parse in the §2.8 shape."""
+    """uvicorn's httptools protocol, answering requests that do not parse in the §2.8 shape, and
+    refusing a request line and headers over ``max_header_bytes`` with 431 (httptools has no limit)."""
+
+    max_header_bytes = 32 * 1024
+    _in_head = True
+    _head_bytes = 0
+    _tail = b""
+
+    def data_received(self, data: bytes) -> None:
+        if self._in_head:
+            # count up to the blank line that ends the head: a body in the same read is not the head's
+            seen = self._tail + data
+            end = seen.find(b"\r\n\r\n")
+            self._head_bytes += len(data) if end < 0 else max(0, end - len(self._tail))
+            self._tail = seen[-3:]
+            if self._head_bytes > self.max_header_bytes:
+                self._refuse(
+                    RequestHeaderTooLarge(
+                        f"The request line and headers must be at most {self.max_header_bytes} bytes"
+                    )
+                )
+                return
+        super().data_received(data)
+
+    def on_headers_complete(self) -> None:
+        self._in_head, self._head_bytes, self._tail = False, 0, b""
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._in_head, self._head_bytes, self._tail = True, 0, b""
+        super().on_message_complete()
 
     def send_400_response(self, msg: str) -> None:
+        self._refuse(ValidationFailed(msg))
+
+    def _refuse(self, error: ApiError) -> None:
         request_id = new_id()
-        body = orjson.dumps(ValidationFailed(f"{msg} Quote request id {request_id} when reporting it").body())
-        headers = [_STATUS_LINE]
+        quote = f"Quote request id {request_id} when reporting it"
+        if isinstance(error.message, list):
+            error.message = [f"{error.message[0]} {quote}"]
+        else:
+            error.message = f"{error.message}. {quote}"
+        body = orjson.dumps(error.body())
+        reason = HTTPStatus(error.status).phrase.encode()
+        headers = [b"HTTP/1.1 " + str(error.status).encode() + b" " + reason + b"\r\n"]
         for name, value in self.server_state.default_headers:
             headers.append(name + b": " + value + b"\r\n")
         headers += [
@@ -52,8 +91,9 @@ class EdgeProtocol(HttpToolsProtocol):
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """The keyword arguments of ``uvicorn.run``/``uvicorn.Config`` that ``serve`` and ``api`` share."""
     trusted = settings.forwarded_allow_ips.strip()
+    protocol = type("EdgeProtocol", (EdgeProtocol,), {"max_header_bytes": settings.max_header_bytes})
     return {
-        "http": EdgeProtocol,
+        "http": protocol,
         "proxy_headers": bool(trusted),
         "forwarded_allow_ips": trusted or None,
         "log_level": settings.log_level,

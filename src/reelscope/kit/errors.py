@@ -135,6 +135,14 @@ class PayloadTooLarge(ApiError):
     default_message = "The request body is too large"
 
 
+class RequestHeaderTooLarge(ApiError):
+    """Not in §7's table: a request line and headers over REELSCOPE_MAX_HEADER_BYTES (cli/http_server.py)."""
+
+    status = 431
+    code = "request_header_too_large"
+    default_message = "The request line and headers are too large"
+
+
 class RateLimitExceeded(ApiError):
     status = 429
     code = "rate_limit_exceeded"
