@@ -85,3 +85,23 @@ class TestDates:
         moment = "start_date=2026-01-01T00:00:00%2B14:00&end_date=2026-01-02T10:00Z"
         # no trend region exists in an empty database: the date passed, the region did not
         assert_error(await client.get(f"/v1/trends?{moment}", headers=team.headers), 400, "unknown_region")
+
+
+@pytest.mark.both_databases
+class TestIntegerRange:
+    """Found by fuzzing on PostgreSQL: an integer past its INTEGER was a driver error (500) there."""
+
+    @pytest.mark.parametrize(
+        "query", ["min_baseline=1785321546933", "min_recent=2147483648", "page=99999999999999999999"]
+    )
+    async def test_past_32_bits_is_400_on_both_databases(
+        self, client: httpx.AsyncClient, team: TeamKey, query: str
+    ) -> None:
+        response = await client.get(f"/v1/sounds/breakout?{query}", headers=team.headers)
+        body = assert_error(response, 400, "validation_error")
+        assert body["message"] == [f"{query.split('=')[0]} must be less than or equal to 2147483647"]
+        await assert_uncharged(client, team)
+
+    async def test_the_largest_32_bit_value_is_served(self, client: httpx.AsyncClient, team: TeamKey) -> None:
+        response = await client.get("/v1/sounds/breakout?min_baseline=2147483647", headers=team.headers)
+        assert response.status_code == 200
