@@ -2,7 +2,9 @@
 ADR 0025).
 
 Every operation ``/openapi.json`` lists is called with generated requests, once with a valid key and
-once without, on SQLite; so a family that lands later is fuzzed without a line here. Each response
+once without, on SQLite, and with a key on PostgreSQL (marked ``postgres``: values that bind
+differently there, NUL or integers past 32 bits, were 500s on PostgreSQL only); so a family that lands
+later is fuzzed without a line here. Each response
 must pass schemathesis's checks: no 5xx, a status the operation documents, a body and headers that
 conform to their declared schemas (``CHECKS`` says which checks and why the others are left out).
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -21,6 +24,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
+from schemathesis.python.asgi import shutdown_lifespans
 from schemathesis.specs.openapi import checks
 
 from reelscope.auth import service as auth_service
@@ -31,12 +35,14 @@ from reelscope.models import TrendRegion
 from reelscope.rate_limit.features import FEATURE_LIMITS
 from reelscope.runtime import build_runtime
 from reelscope.trend.regions import DEFAULT_REGIONS
-from tests.fixtures.databases import copy_sqlite
+from tests.fixtures.databases import PostgresDatabase, copy_sqlite
+from tests.fixtures.services import require_postgres
 
 # Generated requests per operation: with a key, every operation gets this many; without one the
 # contract refuses before the endpoint runs, so fewer find as much.
 WITH_KEY_EXAMPLES = 20
 WITHOUT_KEY_EXAMPLES = 4
+POSTGRES_EXAMPLES = 8
 
 # What the issue asks of every response (no 5xx, documented statuses, bodies and headers that conform
 # to their schemas). Left out: positive_data_acceptance (a string the schema allows may still be an
@@ -62,18 +68,37 @@ def bounded(examples: int) -> settings:
     )
 
 
-@pytest.fixture(scope="module")
-def fuzzed(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Iterator[tuple[object, str]]:
-    """The app on a fresh SQLite database, and the key of a team with credits and limits to spare."""
-    directory = tmp_path_factory.mktemp("fuzz")
-    database_url = copy_sqlite(sqlite_template, directory)
+@dataclass(frozen=True)
+class Fuzzed:
+    schema: schemathesis.BaseSchema
+    key: str  # of a team with credits and limits to spare
+
+
+def serve(database_url: str, directory: Path) -> Iterator[Fuzzed]:
+    """The app on ``database_url`` (fresh, with the schema), as schemathesis reaches it."""
     clock = ManualClock(datetime(2026, 11, 21, 12, 0, 30, tzinfo=UTC))
     # keyless requests must reach the contract's refusal, not the per-IP limiter's
     config = Settings(data_dir=directory / "data", database_url=database_url, ip_burst=1_000_000)
     key = asyncio.run(_team_with_room(config, clock))
-    # the app's runtime is built here, outside any loop: schemathesis runs the app on its own loop
-    runtime = build_runtime(config, clock)
-    yield create_app(runtime=runtime), key
+    # the app's runtime is built here, outside any loop: schemathesis runs the app on a loop of its own,
+    # and closes it (the app's lifespan) when asked to
+    app = create_app(runtime=build_runtime(config, clock))
+    yield Fuzzed(schemathesis.openapi.from_asgi("/openapi.json", app), key)
+    shutdown_lifespans()
+
+
+@pytest.fixture(scope="module")
+def on_sqlite(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Iterator[Fuzzed]:
+    directory = tmp_path_factory.mktemp("fuzz")
+    yield from serve(copy_sqlite(sqlite_template, directory), directory)
+
+
+@pytest.fixture(scope="module")
+def on_postgres(
+    tmp_path_factory: pytest.TempPathFactory, postgres_database: PostgresDatabase
+) -> Iterator[Fuzzed]:
+    require_postgres()
+    yield from serve(asyncio.run(postgres_database.fresh()), tmp_path_factory.mktemp("fuzz"))
 
 
 async def _team_with_room(config: Settings, clock: ManualClock) -> str:
@@ -94,19 +119,13 @@ async def _team_with_room(config: Settings, clock: ManualClock) -> str:
         await runtime.close()
 
 
-@pytest.fixture(scope="module")
-def api_schema(fuzzed: tuple[object, str]) -> schemathesis.BaseSchema:
-    app, _key = fuzzed
-    return schemathesis.openapi.from_asgi("/openapi.json", app)
-
-
-def fuzz(api_schema: schemathesis.BaseSchema, examples: int, headers: dict[str, str]) -> list[str]:
+def fuzz(schema: schemathesis.BaseSchema, examples: int, headers: dict[str, str]) -> list[str]:
     """Every operation of the document, each with ``examples`` generated requests; the failures found.
     (One test over all operations rather than schemathesis's per-operation parametrization, whose lazy
     fixture loader does not run on pytest 9.)"""
     failures: list[str] = []
     operations = 0
-    for result in api_schema.get_all_operations():
+    for result in schema.get_all_operations():
         operation = result.ok()
         operations += 1
 
@@ -123,12 +142,18 @@ def fuzz(api_schema: schemathesis.BaseSchema, examples: int, headers: dict[str, 
     return failures
 
 
-def test_with_a_key(api_schema: schemathesis.BaseSchema, fuzzed: tuple[object, str]) -> None:
-    _app, key = fuzzed
-    failures = fuzz(api_schema, WITH_KEY_EXAMPLES, {"Authorization": f"Bearer {key}"})
+def test_with_a_key(on_sqlite: Fuzzed) -> None:
+    failures = fuzz(on_sqlite.schema, WITH_KEY_EXAMPLES, {"Authorization": f"Bearer {on_sqlite.key}"})
     assert not failures, "\n\n".join(failures)
 
 
-def test_without_a_key(api_schema: schemathesis.BaseSchema) -> None:
-    failures = fuzz(api_schema, WITHOUT_KEY_EXAMPLES, {})
+def test_without_a_key(on_sqlite: Fuzzed) -> None:
+    failures = fuzz(on_sqlite.schema, WITHOUT_KEY_EXAMPLES, {})
+    assert not failures, "\n\n".join(failures)
+
+
+@pytest.mark.postgres
+def test_with_a_key_on_postgres(on_postgres: Fuzzed) -> None:
+    """Fewer examples: what differs on PostgreSQL is how values bind (NUL, integer widths), not logic."""
+    failures = fuzz(on_postgres.schema, POSTGRES_EXAMPLES, {"Authorization": f"Bearer {on_postgres.key}"})
     assert not failures, "\n\n".join(failures)
