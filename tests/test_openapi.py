@@ -21,7 +21,7 @@ from openapi_spec_validator import validate
 from pydantic import BaseModel
 
 from reelscope.billing.prices import PRICES, Price, price_of
-from reelscope.contract import ContractRoute
+from reelscope.contract import ContractRoute, runs_as_write
 from reelscope.main import create_app
 from reelscope.rate_limit.features import FEATURE_LIMITS, feature_of
 from reelscope.reference import REQUIRED_BY_SERVICE
@@ -29,7 +29,6 @@ from reelscope.runtime import Runtime
 from tests.conftest import MakeTeam
 
 Document = dict[str, Any]
-SAFE = {"GET", "HEAD", "OPTIONS"}
 CONTRACT_HEADERS = {
     "x-cost",
     "x-credits-used",
@@ -144,8 +143,9 @@ def route_parameters(route: APIRoute) -> dict[tuple[str, str], bool]:
 
 
 def takes_input(route: APIRoute, method: str) -> bool:
-    """Parameters, a body, or (on a non-safe method) the Idempotency-Key header can all be refused."""
-    return bool(route_parameters(route)) or route.body_field is not None or method not in SAFE
+    """Parameters, a body, or (on a request that writes) the Idempotency-Key header can all be refused."""
+    writes = runs_as_write(method, route.endpoint)
+    return bool(route_parameters(route)) or route.body_field is not None or writes
 
 
 class TestCoverage:
@@ -274,7 +274,7 @@ class TestParameters:
     ) -> None:
         for route, method, operation in operations(app, document):
             expected = route_parameters(route)
-            if method not in SAFE:
+            if runs_as_write(method, route.endpoint):  # a non-safe method, or a GET that starts work
                 expected[("Idempotency-Key", "header")] = False  # ADR 0004
             served = {(p["name"], p["in"]): p["required"] for p in operation.get("parameters", [])}
             assert served == expected, (method, route.path_format)

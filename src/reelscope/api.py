@@ -10,6 +10,7 @@ from reelscope.contract import V1_PREFIX
 from reelscope.digest.endpoints import router as digest_router
 from reelscope.hashtag.endpoints import router as hashtag_router
 from reelscope.kit.schemas import CONTRACT_ERRORS, errors
+from reelscope.lookup.endpoints import router as lookup_router
 from reelscope.sound.endpoints import router as sound_router
 from reelscope.trend.endpoints import router as trend_router
 from reelscope.webhook.endpoints import router as webhook_router
@@ -19,7 +20,15 @@ PREFIX = V1_PREFIX
 # Routes are matched in order, one template at a time, so the most called paid reads come first
 # (ADR 0014). A template placed earlier must not match another route's paths: tests/test_routing.py
 # resolves every route's own path and checks it lands on that route.
-FAMILIES = (digest_router, hashtag_router, account_router, trend_router, webhook_router, sound_router)
+FAMILIES = (
+    digest_router,
+    hashtag_router,
+    account_router,
+    trend_router,
+    webhook_router,
+    sound_router,
+    lookup_router,
+)
 
 
 def include_v1(app: FastAPI) -> None:

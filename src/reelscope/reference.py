@@ -31,7 +31,7 @@ from swagger_ui_bundle import swagger_ui_path
 
 from reelscope.billing.prices import Price, price_of
 from reelscope.billing.service import usd_header
-from reelscope.contract import SAFE_METHODS, ContractRoute
+from reelscope.contract import ContractRoute, runs_as_write
 from reelscope.idempotency import service as idempotency_service
 from reelscope.kit.errors import NotFound
 from reelscope.kit.openapi import drop_response, to_openapi_30
@@ -263,7 +263,9 @@ def _describe_contract(operation: dict[str, Any], route: APIRoute, method: str) 
         # (e.g. §4.2's start_date/end_date → invalid_date_range), is still required (kit/schemas.py)
         if parameter.get("schema", {}).pop(REQUIRED_BY_SERVICE, False):
             parameter["required"] = True
-    if method not in SAFE_METHODS:
+    # a non-safe request, or a GET that starts work (contract ``starts_work``), honours Idempotency-Key
+    writes = runs_as_write(method, route.endpoint)
+    if writes:
         parameters.append(
             {
                 "name": idempotency_service.HEADER,
@@ -284,7 +286,7 @@ def _describe_contract(operation: dict[str, Any], route: APIRoute, method: str) 
         statuses.add(402)
     if parameters or "requestBody" in operation:
         statuses.add(400)
-    if method not in SAFE_METHODS:
+    if writes:
         statuses.add(409)  # an Idempotency-Key reused for another request, or still in progress
     if any(p.get("in") == "path" for p in parameters):
         statuses.add(404)  # an unknown platform or id, or another team's resource (§0, §5.4)
@@ -302,7 +304,7 @@ def _describe_contract(operation: dict[str, Any], route: APIRoute, method: str) 
     successes = [s for s in responses if s.startswith("2")]
     if can_charge(price):
         _add_headers(operation, _CHARGED, statuses=successes)
-    if method not in SAFE_METHODS:
+    if writes:
         _add_headers(operation, (idempotency_service.REPLAYED_HEADER,), statuses=successes)
     _add_headers(operation, ("Retry-After",), statuses=["429"])
 

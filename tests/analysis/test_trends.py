@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from reelscope.analysis.trends import (
@@ -179,3 +180,37 @@ class TestDedupeAndPromotion:
         three = promote(seen)[0].confidence
         two = promote({"us": seen["us"], "gb": seen["gb"]})[0].confidence
         assert three > two
+
+
+class TestUploaderTags:
+    """yt-dlp ``tags`` are features of their own, named as written, never hashtags (ADR 0026)."""
+
+    def test_a_burst_of_an_uploader_tag_is_a_tag_trend(self) -> None:
+        story = [
+            replace(post(i * 2 + 0.5, caption=f"live update {i}", views=40_000), tags=("Hurricane  Nadine",))
+            for i in range(9)
+        ]
+        story[-1] = replace(story[-1], tags=("hurricane nadine", "Florida"))
+        [trend] = detect([*background(), *story], NOW)
+        # named as first written, spaces collapsed; one key whatever the case and spacing
+        assert (trend.name, trend.trend_type, trend.count_recent) == ("Hurricane Nadine", "tag", 9)
+        assert "tag:hurricane nadine" in trend.feature_keys
+        assert all(not k.startswith("hashtag:") for k in trend.feature_keys)
+
+    def test_a_tag_trend_counts_as_labelled_evidence(self) -> None:
+        # the same 10-video burst that a caption phrase alone cannot carry (TestUntagged)
+        usual = [replace(post(24 * d + 30, views=3_000), tags=("velvet",)) for d in range(7)]
+        weak = [
+            replace(post(i / 2 + 0.1, caption="the velvet groove thing", views=30_000), tags=("velvet",))
+            for i in range(10)
+        ]
+        assert detect([*background(), *usual, *weak], NOW) != []
+
+    def test_a_hashtag_names_the_trend_before_a_tag(self) -> None:
+        story = [
+            replace(post(i + 0.5, tags=("NadineUpdate",), views=40_000), tags=("Hurricane Nadine",))
+            for i in range(9)
+        ]
+        [trend] = detect([*background(), *story], NOW)
+        assert (trend.name, trend.trend_type) == ("#NadineUpdate", "hashtag")
+        assert {"hashtag:nadineupdate", "tag:hurricane nadine"} <= trend.feature_keys

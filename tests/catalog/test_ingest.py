@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from reelscope.catalog import reads as catalog_reads
 from reelscope.catalog import service as catalog_service
+from reelscope.catalog.service import IngestResult
 from reelscope.collectors.base import VideoRecord
 from reelscope.collectors.sandbox import World
 from reelscope.kit.clock import ManualClock
@@ -185,3 +187,39 @@ class TestHashtagsAndCreators:
             creators = (await session.execute(select(Creator))).scalars().all()
         assert len(creators) == 1
         assert creators[0].followers == video.creator.followers and creators[0].bio == video.creator.bio
+
+
+class TestReplayedHistory:
+    """Records carrying their own observation times replay as the history they are (issue 17)."""
+
+    async def test_observations_in_any_order_and_batch_give_the_same_history(
+        self, runtime: Runtime, videos: list[VideoRecord]
+    ) -> None:
+        video = videos[0]
+        days = [video.published_at + timedelta(days=d, hours=2) for d in range(10)]
+        seen = [replace(video, views=1000 * (d + 1), fetched_at=at) for d, at in enumerate(days)]
+        # the last week first, then the first days in one batch: every observation is a snapshot
+        await ingest(runtime, seen[5:][::-1])
+        result = IngestResult()
+        async with runtime.db.transaction() as session:
+            result.add(await catalog_service.ingest(session, seen[:5], days[-1]))
+        async with runtime.db.transaction(write=False) as session:
+            row = (await session.execute(select(Video))).scalar_one()
+            snapshots = (await session.execute(select(ViewSnapshot.at).order_by(ViewSnapshot.at))).scalars()
+            then = await catalog_reads.views_as_of(session, [row.id], days[3] + timedelta(hours=1))
+            before = await catalog_reads.views_as_of(session, [row.id], video.published_at)
+        assert list(snapshots) == days
+        assert (row.found_at, row.fetched_at, row.views) == (days[0], days[-1], 10_000)
+        assert row.views_at_7d == 8000  # the first observation a week after posting (§2.3)
+        assert (result.snapshots, len(result.video_keys), len(result.new_video_keys)) == (5, 1, 0)
+        assert then == {row.id: (4000, video.likes)}
+        assert before == {row.id: (1000, video.likes)}  # not observed yet: the first observation
+
+    async def test_tags_and_feed_region_are_stored(self, runtime: Runtime, videos: list[VideoRecord]) -> None:
+        video = videos[0]
+        await ingest(runtime, [replace(video, tags=("Hurricane Nadine",), feed_region="us")])
+        await ingest(runtime, [replace(video, fetched_at=video.fetched_at + timedelta(hours=1))])
+        async with runtime.db.transaction(write=False) as session:
+            row = (await session.execute(select(Video))).scalar_one()
+        # a later observation without a region keeps the feed's; tags are the latest observation's
+        assert (row.tags, row.feed_region) == ([], "us")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 from reelscope.collectors.jsonl import BadLine, parse_line
@@ -122,3 +123,75 @@ class TestLines:
         )
         assert record.published_at == datetime(2026, 11, 20, 10, tzinfo=UTC)  # type: ignore[union-attr]
         assert record.fetched_at == NOW  # type: ignore[union-attr]
+
+
+class TestWhatTheSourceSays:
+    """Issue 17 item 1 (ADR 0026): observation time, tags, region from the info dict."""
+
+    def test_epoch_is_the_observation_time(self) -> None:
+        observed = datetime(2026, 10, 6, 6, 30, tzinfo=UTC)
+        video = info_to_video(TIKTOK | {"epoch": int(observed.timestamp())}, NOW)
+        assert video.fetched_at == observed
+        assert video.creator is not None and video.creator.fetched_at == observed
+        assert info_to_video(TIKTOK, NOW).fetched_at == NOW  # no epoch: the ingest time
+
+    def test_tags_are_kept_apart_from_hashtags(self) -> None:
+        info = YOUTUBE | {
+            "description": "Recap #66 of the week #LateNight #latenight",
+            "tags": ["Late Night", " late  night ", "#Comedy", "", "66", "x" * 101, 7],
+        }
+        video = info_to_video(info, NOW)
+        assert video.tags == ("Late Night", "Comedy")  # trimmed, deduplicated, no '#', no bare number
+        assert video.hashtags == ("#shorts", "#LateNight")  # an episode number is not a hashtag
+
+    def test_region_of_the_record_is_its_feed_region(self) -> None:
+        assert info_to_video(YOUTUBE | {"region": "GB"}, NOW).feed_region == "gb"
+        assert info_to_video(YOUTUBE, NOW).feed_region is None
+
+    def test_ingest_region_applies_to_records_without_their_own(self) -> None:
+        plain = parse_line(json.dumps(YOUTUBE), NOW, region="us")
+        own = parse_line(json.dumps(YOUTUBE | {"region": "GB"}), NOW, region="us")
+        assert plain.feed_region == "us" and own.feed_region == "gb"  # type: ignore[union-attr]
+
+
+class TestRejections:
+    """Values that cannot be true are rejected with the reason (issue 17 item 1)."""
+
+    def rejected(self, line: dict[str, object]) -> str:
+        try:
+            parse_line(json.dumps(line), NOW)
+        except BadLine as exc:
+            return str(exc)
+        raise AssertionError(f"{line!r} was accepted")
+
+    def test_negative_counts(self) -> None:
+        assert "views is negative (-5)" in self.rejected(TIKTOK | {"view_count": -5})
+        assert "likes is negative" in self.rejected(YOUTUBE | {"like_count": -1})
+        assert "creator.followers is negative" in self.rejected(YOUTUBE | {"channel_follower_count": -3})
+        assert "comments is negative" in self.rejected({**NORMALIZED, "comments": -2})
+
+    def test_ids_not_of_the_platforms_shape(self) -> None:
+        assert "'#NAME?' is not a youtube video id" in self.rejected(YOUTUBE | {"id": "#NAME?"})
+        assert "is not a youtube video id" in self.rejected(YOUTUBE | {"id": "Zt3kQ9vLm0"})  # 10 characters
+        assert "is not a tiktok video id" in self.rejected(TIKTOK | {"id": "7.43e18"})
+        assert "is not a tiktok video id" in self.rejected({**NORMALIZED, "external_id": "abc"})
+
+    def test_timestamps_out_of_range(self) -> None:
+        assert "published_at 1990-" in self.rejected(TIKTOK | {"timestamp": 631152000})
+        assert "published_at 2027-" in self.rejected(TIKTOK | {"timestamp": 1798761600})  # after now
+        assert "epoch out of range" in self.rejected(TIKTOK | {"epoch": 10**13})
+        assert "observed at 2027-" in self.rejected(TIKTOK | {"epoch": 1798761600})
+        assert "before it was posted" in self.rejected(TIKTOK | {"epoch": 1791130805 - 60})
+        assert "expected seconds" in self.rejected(TIKTOK | {"epoch": "yesterday"})
+
+    def test_a_region_that_is_not_a_country_code(self) -> None:
+        assert "not a two-letter country code" in self.rejected(YOUTUBE | {"region": "USA"})
+
+
+NORMALIZED = {
+    "platform": "tiktok",
+    "external_id": "7432109876543210987",
+    "url": "https://www.tiktok.com/@crumblab/video/7432109876543210987",
+    "published_at": "2026-10-04T16:20:05Z",
+    "fetched_at": "2026-10-05T16:20:05Z",
+}

@@ -1,9 +1,9 @@
 """Trend detection: what is breaking out in a region's recent videos (ARCHITECTURE §8, spec §4.3).
 
 A run looks at the videos of one region posted in the last ``recent`` window and compares every
-feature — hashtag, sound, caption phrase — with its own baseline over the preceding ``baseline``
-window. A feature bursts when its use is well above what its baseline predicts (a Poisson z-score and
-a ratio) and its views rise with it. Bursting features that share videos are one trend.
+feature — hashtag, uploader tag (ADR 0026), sound, caption phrase — with its own baseline over the
+preceding ``baseline`` window. A feature bursts when its use is well above what its baseline predicts
+(a Poisson z-score and a ratio) and its views rise with it. Bursting features that share videos are one trend.
 
 Everything here is pure: plain records in, plain values out; no database, no clock.
 """
@@ -17,13 +17,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from reelscope.analysis.text import phrases
+from reelscope.analysis.text import normalize_hashtag, phrases
 
 HASHTAG = "hashtag"
+TAG = "tag"
 SOUND = "sound"
 PHRASE = "phrase"
-# the order in which a trend picks its name: a hashtag reads best, then a sound, then a phrase
-_NAME_PREFERENCE = {HASHTAG: 0, SOUND: 1, PHRASE: 2}
+# the order in which a trend picks its name: a hashtag reads best, then an uploader's tag, a sound, a phrase
+_NAME_PREFERENCE = {HASHTAG: 0, TAG: 1, SOUND: 2, PHRASE: 3}
+# features a person chose as labels: a trend with one of them is "tagged" (see untagged_z_factor)
+_LABELS = frozenset({HASHTAG, TAG})
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,13 @@ class Post:
     sound_title: str | None = None
     sound_is_original: bool = False
     caption: str = ""
+    # the uploader's keyword tags (yt-dlp ``tags``) as written; not hashtags (ADR 0026)
+    tags: tuple[str, ...] = ()
+
+
+def tag_key(tag: str) -> str:
+    """An uploader tag's key: case-folded, spaces collapsed ('Hurricane  Milton' = 'hurricane milton')."""
+    return " ".join(normalize_hashtag(tag).split())
 
 
 @dataclass(frozen=True)
@@ -105,6 +115,12 @@ def features_of(post: Post, params: DetectionParams) -> list[Feature]:
     for tag, label in zip(post.hashtags, labels, strict=True):
         if tag:
             found[f"{HASHTAG}:{tag}"] = Feature(HASHTAG, f"{HASHTAG}:{tag}", "#" + label.lstrip("#"))
+    for label in post.tags:
+        # a tag repeating a hashtag is its own feature too: its count is the tag's, and the two
+        # bursts share their videos, so they cluster into one trend
+        key = tag_key(label)
+        if key:
+            found.setdefault(f"{TAG}:{key}", Feature(TAG, f"{TAG}:{key}", " ".join(label.split())))
     # an original sound belongs to one creator; only shared sounds can trend
     if post.sound_id and not post.sound_is_original:
         key = f"{SOUND}:{post.sound_id}"
@@ -218,7 +234,7 @@ def detect(
     for members in _cluster(bursts, params.containment):
         members.sort(key=lambda b: (-b.score, b.feature.key))
         lead = members[0]
-        tagged = any(b.feature.kind == HASHTAG for b in members)
+        tagged = any(b.feature.kind in _LABELS for b in members)
         if not tagged and lead.z < params.min_z * params.untagged_z_factor:
             continue
         named_by = min(members, key=lambda b: (_NAME_PREFERENCE[b.feature.kind], -b.score))

@@ -78,10 +78,15 @@ def _legacy_orbit_create(_params: Params, body: Body) -> int:
     return 50 + (100 if _body_flag(body, "data_intelligence_enabled") else 0)
 
 
+BATCH_MAX_HANDLES = 25  # §8.3
+
+
 def _creator_batch(_params: Params, body: Body) -> int:
     """§4.7: $0.50 per creator, up to $1.00 with audience data; cached repeats settle lower."""
     handles = body.get("handles") if body else None
     count = len(handles) if isinstance(handles, list) else 0
+    if count > BATCH_MAX_HANDLES:
+        return 0  # §4.7: refused with 400 before billing, so never a 402 for an impossible quote
     per_creator = 100 if _body_flag(body, "include_audience") else 50
     return count * per_creator
 
@@ -128,6 +133,14 @@ PRICES: dict[str, Price] = {
     "create_video_outlier": Price(50),
     "lookup_sound": Price(50, _trend_analysis),
     "lookup_hashtag": Price(50, _hashtag_lookup),
+    "get_creator_lookup_status": FREE,
+    "get_creator_batch": FREE,
+    "get_video_outlier_status": FREE,
+    "get_sound_lookup_status": FREE,
+    "get_hashtag_lookup_status": FREE,
+    "list_satellite_runs": FREE,
+    "get_satellite_run": FREE,
+    "list_satellite_run_videos": FREE,
     # §4.7 tracking
     "create_tracked_creator": Price(25),
     "create_tracked_video": Price(25),

@@ -57,8 +57,9 @@ async def posts_for_detection(session: AsyncSession, since: datetime, until: dat
     """Every video posted in (since, until] as trend detection sees it, with its country."""
     found: list[CountryPost] = []
     for row in await repository.posts_between(session, since, until):
-        video_id, platform, published, views, tags, caption, sound_id, title, original, country = row
-        labels = tuple(str(t).lstrip("#") for t in (tags or []) if str(t).strip("#"))
+        video_id, platform, published, views, hashtags, caption, sound_id, title, original, country = row[:10]
+        tags = row[10]
+        labels = tuple(str(t).lstrip("#") for t in (hashtags or []) if str(t).strip("#"))
         found.append(
             CountryPost(
                 country=country,
@@ -73,6 +74,7 @@ async def posts_for_detection(session: AsyncSession, since: datetime, until: dat
                     sound_title=title,
                     sound_is_original=bool(original),
                     caption=caption or "",
+                    tags=tuple(str(t) for t in (tags or []) if str(t).strip()),
                 ),
             )
         )
@@ -84,11 +86,25 @@ def publish_date(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S")
 
 
-async def exemplar_snapshots(session: AsyncSession, video_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """What a client sees of an exemplar video (§6.3 trend payloads), keyed by catalog video id."""
+async def views_as_of(
+    session: AsyncSession, video_ids: Sequence[str], at: datetime
+) -> dict[str, tuple[int, int]]:
+    """(views, likes) of videos as the catalog had observed them by ``at`` (their last snapshot then;
+    for a video first observed later, its first snapshot, the nearest truth); videos never observed are
+    left out."""
+    return await repository.snapshot_views_as_of(session, video_ids, at)
+
+
+async def exemplar_snapshots(
+    session: AsyncSession, video_ids: Sequence[str], *, as_of: datetime | None = None
+) -> dict[str, dict[str, Any]]:
+    """What a client sees of an exemplar video (§6.3 trend payloads), keyed by catalog video id; with
+    ``as_of``, views and likes as observed by then (where a snapshot that old exists)."""
     snapshots: dict[str, dict[str, Any]] = {}
+    then = await views_as_of(session, video_ids, as_of) if as_of is not None else {}
     for row in await repository.exemplar_rows(session, video_ids):
         video_id, platform, external_id, url, views, likes, thumb, published, handle, avatar, verified = row
+        views, likes = then.get(video_id, (views, likes))
         snapshots[video_id] = {
             "video_id": video_id,
             "external_id": external_id,

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import JSON, Table, Text, bindparam, cast, func, select, update
+from sqlalchemy import JSON, Table, Text, bindparam, case, cast, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -219,9 +219,51 @@ async def upsert_videos(session: AsyncSession, rows: list[Row]) -> None:
     overwrites a newer one; ``views_at_7d`` is kept once known."""
     await _upsert(
         session, videos_t, rows, ("platform", "external_id"), keep=("found_at",),
-        coalesce=("sound_id", "creator_id"),
+        coalesce=("sound_id", "creator_id", "feed_region"),
         first_wins=("views_at_7d",), newer_only="fetched_at",
     )  # fmt: skip
+
+
+async def settle_observations(session: AsyncSession, rows: list[Row]) -> None:
+    """For videos whose observations may have arrived out of order (rows: id, found_at, frozen_from):
+    ``found_at`` becomes the earliest sighting, and where ``frozen_from`` (posting + 7 days) is given,
+    ``views_at_7d`` the views of the first stored snapshot at or after it (§2.3)."""
+    if not rows:
+        return
+    c = videos_t.c
+    connection = await session.connection()
+    found = bindparam("b_found_at", type_=c.found_at.type)
+    await connection.execute(
+        update(videos_t)
+        .where(c.id == bindparam("b_id"))
+        .values(found_at=case((c.found_at > found, found), else_=c.found_at)),
+        [{"b_id": r["id"], "b_found_at": r["found_at"]} for r in rows],
+    )
+    frozen = [r for r in rows if r["frozen_from"] is not None]
+    if not frozen:
+        return
+    s = snapshots_t.c
+    first_week_views = (
+        select(s.views)
+        .where(s.video_id == c.id, s.at >= bindparam("b_frozen_from", type_=s.at.type))
+        .order_by(s.at)
+        .limit(1)
+        .scalar_subquery()
+    )
+    await connection.execute(
+        update(videos_t)
+        .where(c.id == bindparam("b_id"))
+        .values(views_at_7d=func.coalesce(first_week_views, c.views_at_7d)),
+        [{"b_id": r["id"], "b_frozen_from": r["frozen_from"]} for r in frozen],
+    )
+
+
+async def count_snapshots(session: AsyncSession, video_ids: Sequence[str]) -> int:
+    total = 0
+    for chunk in _chunks(list(video_ids)):
+        stmt = select(func.count()).select_from(snapshots_t).where(snapshots_t.c.video_id.in_(chunk))
+        total += int((await session.execute(stmt)).scalar_one())
+    return total
 
 
 async def note_videos_changed(session: AsyncSession, earliest_published: datetime, at: datetime) -> None:
@@ -346,8 +388,11 @@ async def latest_found_at(session: AsyncSession) -> datetime | None:
 
 async def posts_between(session: AsyncSession, since: datetime, until: datetime) -> Sequence[Any]:
     """Videos posted in (since, until] with what trend detection reads: (id, platform, published_at,
-    views, hashtags, description, sound id, sound title, sound is_original, country)."""
-    country = func.lower(func.coalesce(Creator.country, Video.upload_region, Video.region))
+    views, hashtags, description, sound id, sound title, sound is_original, country, tags).
+
+    The country is the feed region first (the country whose feed listed the video: it trends there,
+    ADR 0026), then the creator's country, the upload region, the legacy region."""
+    country = func.lower(func.coalesce(Video.feed_region, Creator.country, Video.upload_region, Video.region))
     stmt = (
         select(
             Video.id,
@@ -360,6 +405,7 @@ async def posts_between(session: AsyncSession, since: datetime, until: datetime)
             Sound.title,
             Sound.is_original,
             country,
+            Video.tags,
         )
         .outerjoin(Creator, Creator.id == Video.creator_id)
         .outerjoin(Sound, Sound.id == Video.sound_id)
@@ -390,3 +436,26 @@ async def exemplar_rows(session: AsyncSession, video_ids: Sequence[str]) -> Sequ
         )
         rows.extend((await session.execute(stmt)).all())
     return rows
+
+
+async def snapshot_views_as_of(
+    session: AsyncSession, video_ids: Sequence[str], at: datetime
+) -> dict[str, tuple[int, int]]:
+    """(views, likes) of each video's last snapshot taken at or before ``at`` or, for a video first
+    observed later, its first snapshot; videos without any are left out."""
+    found: dict[str, tuple[int, int]] = {}
+    s = snapshots_t.c
+    inner = snapshots_t.alias("other")
+    for chunk in _chunks(list(dict.fromkeys(video_ids))):
+        last_by_then = (
+            select(func.max(inner.c.at))
+            .where(inner.c.video_id == s.video_id, inner.c.at <= at)
+            .scalar_subquery()
+        )
+        first = select(func.min(inner.c.at)).where(inner.c.video_id == s.video_id).scalar_subquery()
+        stmt = select(s.video_id, s.views, s.likes).where(
+            s.video_id.in_(chunk), s.at == func.coalesce(last_by_then, first)
+        )
+        rows = (await session.execute(stmt)).all()
+        found.update({vid: (int(views), int(likes)) for vid, views, likes in rows})
+    return found

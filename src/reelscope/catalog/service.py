@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -35,18 +35,29 @@ views_frozen_after = timedelta(days=7)  # §2.3
 Record = VideoRecord | CreatorRecord | SoundRecord | SlideshowRecord | AdRecord | CommentRecord
 
 
+COUNTED = ("videos", "creators", "sounds", "slideshows", "ads", "comments")
+
+
 @dataclass
 class IngestResult:
+    """What one ``ingest`` stored: upserts per kind, plus which videos were new to the catalog and how
+    many view snapshots were added, so a caller can count distinct videos over many batches."""
+
     videos: int = 0
     creators: int = 0
     sounds: int = 0
     slideshows: int = 0
     ads: int = 0
     comments: int = 0
+    snapshots: int = 0
+    video_keys: set[tuple[str, str]] = field(default_factory=set)
+    new_video_keys: set[tuple[str, str]] = field(default_factory=set)
 
     def add(self, other: IngestResult) -> None:
-        for name in ("videos", "creators", "sounds", "slideshows", "ads", "comments"):
+        for name in (*COUNTED, "snapshots"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.video_keys |= other.video_keys
+        self.new_video_keys |= other.new_video_keys
 
 
 _NAMESPACE = uuid.UUID("7d0f3c1e-5b2a-4c61-9a53-2f1e8b6d4c90").bytes
@@ -148,43 +159,59 @@ async def ingest_videos(
 ) -> int:
     """Upsert videos with their creators, sounds, hashtags and one view snapshot per observation.
 
-    ``found_at`` is when the service first saw these videos (default: each record's ``fetched_at``);
-    it is stored only for videos new to the catalog.
+    ``found_at`` is when the service first saw these videos (continuous collection gives its run time);
+    it is stored only for videos new to the catalog. Without it the records carry their own observation
+    times (``reelscope ingest`` replaying a file, issue 17): a video's first sighting is its earliest
+    observation and its §2.3 7-day views the first observed a week after posting, whatever the order
+    the observations arrive in. Returns the distinct videos of each batch.
     """
     total = 0
     earliest: datetime | None = None  # the earliest posting day written, old or new (ADR 0016)
     for start in range(0, len(records), BATCH):
         latest: dict[tuple[str, str], VideoRecord] = {}
+        first_seen: dict[tuple[str, str], datetime] = {}
+        first_frozen: dict[tuple[str, str], VideoRecord] = {}
+        # every observation of the batch is a snapshot; the same moment twice is one
+        observations: dict[tuple[str, str, datetime], VideoRecord] = {}
         for r in records[start : start + BATCH]:
             key = (r.platform.value, r.external_id)
             if key not in latest or latest[key].fetched_at <= r.fetched_at:
                 latest[key] = r
+            if key not in first_seen or r.fetched_at < first_seen[key]:
+                first_seen[key] = r.fetched_at
+            if r.fetched_at - r.published_at >= views_frozen_after and (
+                key not in first_frozen or r.fetched_at < first_frozen[key].fetched_at
+            ):
+                first_frozen[key] = r
+            observations[(*key, r.fetched_at)] = r
         batch = list(latest.values())
         at = max(r.fetched_at for r in batch)
         creator_ids, sound_ids = await _creators_and_sounds(
             session, [r.creator for r in batch], [r.sound for r in batch], at
         )
         rows = []
-        ids = [catalog_id("video", r.platform.value, r.external_id) for r in batch]
-        for r, video_id in zip(batch, ids, strict=True):
-            frozen = r.fetched_at - r.published_at >= views_frozen_after
+        id_of = {key: catalog_id("video", *key) for key in latest}
+        ids = list(id_of.values())
+        for key, r in latest.items():
+            frozen = first_frozen.get(key)
             rows.append(
                 {
-                    "id": video_id,
+                    "id": id_of[key],
                     "platform": r.platform.value,
                     "external_id": r.external_id,
                     "url": r.url,
                     "description": r.description,
                     "published_at": r.published_at,
-                    "found_at": max(found_at or r.fetched_at, r.published_at),
+                    "found_at": max(found_at or first_seen[key], r.published_at),
                     "fetched_at": r.fetched_at,
                     "views": r.views,
                     "likes": r.likes,
                     "comments": r.comments,
                     "shares": r.shares,
                     "bookmarks": r.bookmarks,
-                    "views_at_7d": r.views if frozen else None,
+                    "views_at_7d": frozen.views if frozen is not None else None,
                     "hashtags": list(r.hashtags),
+                    "tags": list(r.tags),
                     "thumbnail_url": r.thumbnail_url,
                     "duration": r.duration,
                     "transcript": r.transcript,
@@ -198,6 +225,7 @@ async def ingest_videos(
                     "creator_id": _creator_id(creator_ids, r.creator),
                     "region": r.region,
                     "language": r.language,
+                    "feed_region": r.feed_region,
                 }
             )
         # a re-ingest may move a video's posting day: the day it leaves changes too
@@ -208,35 +236,51 @@ async def ingest_videos(
         await repo.upsert_videos(session, rows)
         displays: dict[str, str] = {}
         links: dict[tuple[str, str], None] = {}
-        snapshots = []
-        for r, vid in zip(batch, ids, strict=True):
+        for key, r in latest.items():
             for tag in r.hashtags:
                 tag_key = hashtag_key(tag)
                 if tag_key:
                     displays.setdefault(tag_key, tag.strip().lstrip("#"))
-                    links[(vid, tag_key)] = None
-            snapshots.append(
-                {
-                    "video_id": vid,
-                    "at": r.fetched_at,
-                    "views": r.views,
-                    "likes": r.likes,
-                    "comments": r.comments,
-                    "shares": r.shares,
-                    "bookmarks": r.bookmarks,
-                }
-            )
+                    links[(id_of[key], tag_key)] = None
+        snapshots = [
+            {
+                "video_id": id_of[(platform, external_id)],
+                "at": moment,
+                "views": r.views,
+                "likes": r.likes,
+                "comments": r.comments,
+                "shares": r.shares,
+                "bookmarks": r.bookmarks,
+            }
+            for (platform, external_id, moment), r in observations.items()
+        ]
         tag_ids = {key: catalog_id("hashtag", key) for key in displays}
         await repo.add_hashtags(
             session, [{"id": tag_ids[k], "key": k, "display": d} for k, d in displays.items()]
         )
         await repo.link_hashtags(session, [{"video_id": v, "hashtag_id": tag_ids[k]} for v, k in links])
         await repo.add_snapshots(session, snapshots)
+        if found_at is None:
+            # observations may arrive in any order: settle first sighting and the week's views on
+            # everything stored now (an older observation does not update the row's counters)
+            await repo.settle_observations(
+                session,
+                [
+                    {
+                        "id": id_of[key],
+                        "found_at": max(first_seen[key], r.published_at),
+                        "frozen_from": r.published_at + views_frozen_after if key in first_frozen else None,
+                    }
+                    for key, r in latest.items()
+                ],
+            )
         # each observed usage count of a sound is a point of its usage history (§4.7 usage-history)
         usage = {
             (sound_ids[(r.sound.platform.value, r.sound.external_id)], r.fetched_at): r.sound.usage_count
-            for r in batch
-            if r.sound is not None and r.sound.usage_count is not None
+            for r in observations.values()
+            if r.sound is not None
+            and r.sound.usage_count is not None
+            and (r.sound.platform.value, r.sound.external_id) in sound_ids
         }
         await repo.add_sound_usage(
             session,
@@ -353,7 +397,14 @@ async def ingest_comments(session: AsyncSession, records: Sequence[CommentRecord
 async def ingest(session: AsyncSession, records: Sequence[Record], at: datetime) -> IngestResult:
     """Any mix of records, each kind through its own upsert."""
     result = IngestResult()
-    result.videos = await ingest_videos(session, [r for r in records if isinstance(r, VideoRecord)])
+    videos = [r for r in records if isinstance(r, VideoRecord)]
+    result.video_keys = {(r.platform.value, r.external_id) for r in videos}
+    ids = {key: catalog_id("video", *key) for key in result.video_keys}
+    known = set(await repo.video_ids(session, list(result.video_keys)))
+    result.new_video_keys = result.video_keys - known
+    before = await repo.count_snapshots(session, list(ids.values()))
+    result.videos = await ingest_videos(session, videos)
+    result.snapshots = await repo.count_snapshots(session, list(ids.values())) - before
     result.creators = await ingest_creators(session, [r for r in records if isinstance(r, CreatorRecord)], at)
     result.sounds = await ingest_sounds(session, [r for r in records if isinstance(r, SoundRecord)], at)
     result.slideshows = await ingest_slideshows(

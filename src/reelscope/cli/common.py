@@ -37,6 +37,17 @@ def _emit(as_json: bool, payload: dict[str, Any], human: Callable[[], None]) -> 
         human()
 
 
+def quiet_logs(settings: Settings) -> None:
+    """Warnings only, on stderr: a command's progress bar and summary are its output. (A process that
+    configured logging already, a test run for one, keeps its configuration.)"""
+    import structlog
+
+    from reelscope.kit.logging import configure_logging
+
+    if not structlog.is_configured():
+        configure_logging("warning", json=settings.log_json)
+
+
 def _run_admin(settings: Settings, work: Callable[[Database], Awaitable[T]]) -> T:
     """Migrate, then run ``work`` on a fresh database handle; domain errors become exit status 2."""
     settings.data_dir.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,8 @@ follow spec §2.1/§2.2 and the shared normalization rules (connectors reference
 - ``external_id`` is always a string (TikTok ids exceed 2^53);
 - ``views``/``likes``/``comments`` are integers, ``0`` meaning "not reported";
 - ``shares``/``bookmarks`` are real only on TikTok, ``None`` elsewhere;
-- YouTube hashtags keep their leading ``#``, the others have none;
+- YouTube hashtags keep their leading ``#``, the others have none; ``tags`` are the uploader's
+  keyword tags, kept apart from hashtags (ADR 0026);
 - ``is_duet``/``is_stitch``/``is_eligible_for_commission`` are TikTok only (``None`` elsewhere).
 
 The service UUIDs (video ``id``, ``author_id``, ``sound.id``) are the catalog's business, never a
@@ -105,6 +106,10 @@ class VideoRecord:
     creator: CreatorRecord | None = None
     region: str | None = None
     language: str | None = None
+    # the uploader's keyword tags (yt-dlp ``tags``): features for trends and agents, not §2.1 hashtags
+    tags: tuple[str, ...] = ()
+    # the lower-case trend region whose feed carried the video, when the source says (ADR 0026)
+    feed_region: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,10 @@
 
 A line is either a normalized record (``{"record": "video", ...}``; ``record`` defaults to ``video``,
 and may be ``creator``, ``sound``, ``slideshow``, ``ad`` or ``comment``), or a yt-dlp info dict (it has
-``extractor_key``). Timestamps without an offset are UTC; a missing ``fetched_at`` is the ingest time.
+``extractor_key``). Timestamps without an offset are UTC. The observation time is the record's own
+(``fetched_at``, yt-dlp's ``epoch``); only a record without one gets the ingest time. ``region`` is the
+feed region of records that do not name their own (``reelscope ingest --region``). Videos and creators
+are checked (``collectors/checks.py``) and a line breaking a rule is a ``BadLine`` saying why.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from reelscope.collectors.base import (
     SoundRecord,
     VideoRecord,
 )
+from reelscope.collectors.checks import InvalidRecord, check_creator, check_video
 from reelscope.collectors.ytdlp.mapper import UnmappableInfo, info_to_video
 
 Record = VideoRecord | CreatorRecord | SoundRecord | SlideshowRecord | AdRecord | CommentRecord
@@ -54,7 +58,7 @@ def _utc(value: Any) -> Any:
     return value
 
 
-def parse_line(line: str | bytes, now: datetime) -> Record:
+def parse_line(line: str | bytes, now: datetime, *, region: str | None = None) -> Record:
     try:
         obj = orjson.loads(line)
     except orjson.JSONDecodeError as exc:
@@ -63,9 +67,10 @@ def parse_line(line: str | bytes, now: datetime) -> Record:
         raise BadLine("not a JSON object")
     if "extractor_key" in obj or "extractor" in obj:
         try:
-            return info_to_video(obj, now)
+            video = info_to_video(obj, now)
         except (UnmappableInfo, TypeError, ValueError, OverflowError) as exc:
             raise BadLine(f"yt-dlp info: {exc}") from None
+        return _checked(video, now, region)
     kind_name = obj.pop("record", "video")
     kind = KINDS.get(kind_name) if isinstance(kind_name, str) else None
     if kind is None:
@@ -77,4 +82,19 @@ def parse_line(line: str | bytes, now: datetime) -> Record:
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()[:3])
         raise BadLine(f"invalid {kind_name}: {problems}") from None
     result: Record = _utc(record)
-    return result
+    return _checked(result, now, region)
+
+
+def _checked(record: Record, now: datetime, region: str | None) -> Record:
+    try:
+        if isinstance(record, VideoRecord):
+            if record.feed_region is None and region is not None:
+                record = dataclasses.replace(record, feed_region=region)
+            elif record.feed_region is not None:
+                record = dataclasses.replace(record, feed_region=record.feed_region.lower())
+            check_video(record, now)
+        elif isinstance(record, CreatorRecord):
+            check_creator(record)
+    except InvalidRecord as exc:
+        raise BadLine(f"invalid {'video' if isinstance(record, VideoRecord) else 'creator'}: {exc}") from None
+    return record

@@ -5,6 +5,8 @@ an endpoint is written.
   for GET, the request's write transaction otherwise), ``PrincipalDep``, ``ClockDep``, ``CallDep``
   (to ``settle`` a lower price). Parse, call one service function, return a schema.
 * ``@precomputed(QueryModel)`` for a charged read of a body computed ahead (contract/precomputed.py).
+* ``@starts_work`` on a GET endpoint that starts a job (§4.7 lookups): it runs like a non-safe request,
+  in one write transaction with its debit and its Idempotency-Key.
 
 A route's price and rate-limit feature group come from ``billing/prices.py`` and
 ``rate_limit/features.py`` under its operation id (the endpoint's name); one missing from either fails
@@ -21,7 +23,15 @@ from reelscope.contract.dependencies import (
     runtime_of,
 )
 from reelscope.contract.precomputed import Read, precomputed
-from reelscope.contract.route import V1_PREFIX, ContractRoute, client_ip, terms_of, v1_router
+from reelscope.contract.route import (
+    V1_PREFIX,
+    ContractRoute,
+    client_ip,
+    runs_as_write,
+    starts_work,
+    terms_of,
+    v1_router,
+)
 
 __all__ = [
     "SAFE_METHODS",
@@ -37,7 +47,9 @@ __all__ = [
     "SessionDep",
     "client_ip",
     "precomputed",
+    "runs_as_write",
     "runtime_of",
+    "starts_work",
     "terms_of",
     "v1_router",
 ]

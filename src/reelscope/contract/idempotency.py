@@ -39,9 +39,10 @@ async def json_body(request: Request) -> dict[str, Any] | None:
 
 
 async def of(request: Request) -> IdempotentRequest | None:
-    """A non-safe request's Idempotency-Key; safe methods are idempotent already."""
+    """The Idempotency-Key of a request that runs as a write: a non-safe one, or a GET that starts work
+    (contract/route.py ``starts_work``). Plain reads never ask: they are idempotent already."""
     raw = request.headers.get(idempotency_service.HEADER)
-    if raw is None or request.method in SAFE_METHODS:
+    if raw is None:
         return None
     key = idempotency_service.parse_key(raw)
     return IdempotentRequest(

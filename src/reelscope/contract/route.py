@@ -10,6 +10,8 @@
   for the commit;
 * any other request runs its endpoint and its debit in one write transaction, with its
   ``Idempotency-Key`` (ADR 0004): commit on a 2xx, roll back (charging nothing) on anything else.
+  So does a GET whose endpoint is marked ``@starts_work``: the spec makes some GETs start paid jobs
+  (§4.7 satellite lookups), and a job row, its run and its events must commit with the debit.
 
 What happened is kept on ``request.state.call`` for ``ContractHeadersMiddleware`` to render as headers
 on every response, error responses included.
@@ -20,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from contextlib import nullcontext
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request, Response
 from fastapi.routing import APIRoute
@@ -43,6 +45,7 @@ from reelscope.runtime import Runtime
 V1_PREFIX = "/v1"
 
 Handler = Callable[[Request], Coroutine[Any, Any, Response]]
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def terms_of(operation: str, path: str) -> tuple[Price, str]:
@@ -53,6 +56,20 @@ def terms_of(operation: str, path: str) -> tuple[Price, str]:
     except KeyError:
         raise LookupError(f"/v1 operation {operation!r} needs an entry in billing/prices.py PRICES") from None
     return price, feature_of(operation, path)
+
+
+def starts_work(endpoint: F) -> F:
+    """Mark a GET endpoint that starts work (§4.7 lookups create a job, a run and events): the contract
+    runs it like a non-safe request, in one write transaction with its debit and its Idempotency-Key.
+    Read once, when the route is declared (``ContractRoute.get_route_handler``) and by the OpenAPI
+    document (reference.py)."""
+    endpoint.starts_work = True  # type: ignore[attr-defined]
+    return endpoint
+
+
+def runs_as_write(method: str, endpoint: Callable[..., Any]) -> bool:
+    """Whether a request runs in one write transaction (with Idempotency-Key), or reads (ADR 0019)."""
+    return method not in SAFE_METHODS or getattr(endpoint, "starts_work", False) is True
 
 
 def client_ip(request: Request) -> str:
@@ -74,6 +91,7 @@ class ContractRoute(APIRoute):
         price, feature = terms_of(operation, self.path_format)
         # the limiter counts per path template without the version prefix, as its keys always have
         counted_path = self.path_format.removeprefix(V1_PREFIX)
+        endpoint_starts_work = runs_as_write("GET", self.endpoint)
 
         async def handle(request: Request) -> Response:
             runtime = runtime_of(request)
@@ -100,11 +118,13 @@ class ContractRoute(APIRoute):
                 key_id=principal.key_id, endpoint=endpoint, limits=limits, now=now
             )
             call.rate = ticket.status
-            # after the count: §8.1 exempts only 401 and 402, and the 403 carries X-RateLimit-*
-            if principal.scope == "read" and request.method not in SAFE_METHODS:
+            writes = request.method not in SAFE_METHODS or endpoint_starts_work
+            # after the count: §8.1 exempts only 401 and 402, and the 403 carries X-RateLimit-*; a
+            # read-only key reads, so it may not start work either (a lookup's GET writes a paid job)
+            if principal.scope == "read" and writes:
                 raise Forbidden("This API key is read-only")
             try:
-                if request.method in SAFE_METHODS:
+                if not writes:
                     return await _read_then_debit(request, runtime, call, inner, caller, now)
                 return await _in_one_transaction(request, runtime, call, inner, caller, now)
             except InsufficientCredits:

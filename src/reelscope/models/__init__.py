@@ -23,6 +23,8 @@ from reelscope.models.events import OutboxEvent as OutboxEvent
 from reelscope.models.idempotency import IdempotencyRecord as IdempotencyRecord
 from reelscope.models.jobs import Job as Job
 from reelscope.models.jobs import Schedule as Schedule
+from reelscope.models.lookup import LookupBatch as LookupBatch
+from reelscope.models.lookup import LookupRun as LookupRun
 from reelscope.models.read_path import DigestList as DigestList
 from reelscope.models.read_path import HashtagDaily as HashtagDaily
 from reelscope.models.read_path import ReadVersion as ReadVersion

@@ -10,7 +10,18 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from reelscope.kit.db import Base, UtcDateTime
@@ -105,6 +116,8 @@ class Video(Base):
     views_at_7d: Mapped[int | None] = mapped_column(BigInteger)
     # as the platform shows them (YouTube with "#"); matching goes through video_hashtags
     hashtags: Mapped[list[str]] = mapped_column(JSON)
+    # the uploader's keyword tags (yt-dlp ``tags``), never shown as hashtags (ADR 0026)
+    tags: Mapped[list[str]] = mapped_column(JSON, server_default=text("'[]'"))
     thumbnail_url: Mapped[str | None] = mapped_column(Text)
     duration: Mapped[int | None] = mapped_column(Integer)
     transcript: Mapped[str | None] = mapped_column(Text)
@@ -118,6 +131,9 @@ class Video(Base):
     creator_id: Mapped[str | None] = mapped_column(ForeignKey("creators.id", ondelete="SET NULL"))
     region: Mapped[str | None] = mapped_column(String(8))
     language: Mapped[str | None] = mapped_column(String(8))
+    # the trend region whose feed carried the video (``reelscope ingest --region``, or the record's own);
+    # trend runs of that region read it first (ADR 0026)
+    feed_region: Mapped[str | None] = mapped_column(String(16))
 
 
 class Hashtag(Base):

@@ -80,9 +80,23 @@ async def rows_of_group(session: AsyncSession, group_id: str) -> Sequence[TrendR
     return (await session.execute(stmt)).scalars().all()
 
 
-async def rows_seen_since(session: AsyncSession, seen_since: datetime) -> Sequence[TrendRanking]:
+async def rows_seen_since(
+    session: AsyncSession, seen_since: datetime, *, region: str | None = None
+) -> Sequence[TrendRanking]:
     stmt = select(TrendRanking).where(TrendRanking.last_seen_at >= seen_since)
+    if region is not None:
+        stmt = stmt.where(TrendRanking.region == region)
     return (await session.execute(stmt)).scalars().all()
+
+
+async def rows_read_at(session: AsyncSession, ranking_ids: Sequence[str], at: datetime) -> set[str]:
+    """Which of the rows already have a momentum reading at ``at``."""
+    if not ranking_ids:
+        return set()
+    stmt = select(TrendReading.ranking_id).where(
+        TrendReading.ranking_id.in_(ranking_ids), TrendReading.at == at
+    )
+    return set((await session.execute(stmt)).scalars().all())
 
 
 async def readings_of(session: AsyncSession, ranking_id: str) -> Sequence[TrendReading]:

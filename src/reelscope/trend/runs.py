@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.analysis.trends import DetectedTrend, DetectionParams, Post, Promotion, detect, promote
@@ -24,6 +25,7 @@ from reelscope.kit.clock import iso
 from reelscope.kit.db import Database
 from reelscope.kit.logging import get_logger
 from reelscope.models.trends import TrendGroup, TrendReading, TrendRegion, TrendRun
+from reelscope.trend import momentum as trend_momentum
 from reelscope.trend import repository
 from reelscope.trend import service as trend_service
 from reelscope.trend.regions import GLOBAL, RUN_HOURS
@@ -97,14 +99,17 @@ async def store(
     *,
     now: datetime,
     announce: bool,
+    views_as_of: datetime | None = None,
 ) -> TrendRun | None:
     """Merge a run into the region's day group and record it; None when this run was stored before.
 
     ``announce`` publishes the §6.3 event (scheduled runs do; the first-start backfill does not).
+    ``views_as_of`` shows the exemplars with the views the catalog had observed by then (a past run
+    computed later), not today's.
     """
     if await repository.get_run(session, region.code, scheduled_for) is not None:
         return None  # the job ran twice: the first one's result stands
-    snapshots = await catalog_reads.exemplar_snapshots(session, _exemplar_ids(detection))
+    snapshots = await catalog_reads.exemplar_snapshots(session, _exemplar_ids(detection), as_of=views_as_of)
     group, merged = await trend_service.merge_run(
         session, region, scheduled_for, detection.trends, snapshots, detection.promotions
     )
@@ -235,18 +240,113 @@ async def run_region(
 BACKFILL_DAYS = 3
 
 
+def scheduled_times(timezone: str, since: datetime, until: datetime) -> list[datetime]:
+    """The run times (07:00, 13:00, 19:00 in ``timezone``) in [since, until], in ``until``'s zone."""
+    zone = ZoneInfo(timezone)
+    day = since.astimezone(zone).date()
+    last = until.astimezone(zone).date()
+    times = []
+    while day <= last:
+        for hour in RUN_HOURS:
+            moment = datetime(day.year, day.month, day.day, hour, tzinfo=zone)
+            if since <= moment <= until:
+                times.append(moment.astimezone(until.tzinfo))
+        day += timedelta(days=1)
+    return times
+
+
+def latest_scheduled(timezone: str, at: datetime) -> datetime:
+    """The last run time at or before ``at``."""
+    return scheduled_times(timezone, at - timedelta(days=2), at)[-1]
+
+
 def backfill_times(timezone: str, now: datetime, days: int) -> list[datetime]:
     """The run times (07:00, 13:00, 19:00 local) of the last ``days`` local days that are past."""
     zone = ZoneInfo(timezone)
     today = now.astimezone(zone).date()
-    times = []
-    for back in range(days - 1, -1, -1):
-        day = today - timedelta(days=back)
-        for hour in RUN_HOURS:
-            local = datetime(day.year, day.month, day.day, hour, tzinfo=zone)
-            if local <= now:
-                times.append(local.astimezone(now.tzinfo))
-    return times
+    first = today - timedelta(days=days - 1)
+    return scheduled_times(timezone, datetime(first.year, first.month, first.day, tzinfo=zone), now)
+
+
+class PostWindow:
+    """The detection input of runs taken in time order: each run's window is read once, and only
+    the part beyond what the previous run read (a period of months is never in memory at once)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.posts: list[CountryPost] = []
+        self.since: datetime | None = None
+        self.until: datetime | None = None
+
+    async def _read(self, since: datetime, until: datetime) -> list[CountryPost]:
+        async with self.db.transaction(write=False) as session:
+            return await catalog_reads.posts_for_detection(session, since, until)
+
+    async def at(self, at: datetime) -> list[CountryPost]:
+        start, end = window(at)
+        if self.since is None or self.until is None or start < self.since or start >= self.until:
+            self.posts, self.since, self.until = await self._read(start, end), start, end
+        elif end > self.until:
+            self.posts += await self._read(self.until, end)
+            self.until = end
+        if start > self.since:
+            self.posts = [p for p in self.posts if p.post.posted_at > start]
+            self.since = start
+        return [p for p in self.posts if p.post.posted_at <= end]
+
+
+# called after each planned run: (region, scheduled_for, stored now)
+OnRun = Callable[[TrendRegion, datetime, bool], None]
+
+
+async def run_planned(
+    db: Database,
+    planned: Sequence[tuple[TrendRegion, datetime]],
+    now: datetime,
+    *,
+    announce: Callable[[TrendRegion, datetime], bool] | None = None,
+    replay_momentum: bool = False,
+    on_run: OnRun | None = None,
+) -> int:
+    """Store the planned runs in time order, skipping runs stored before (by anyone: the scheduler of
+    a running server included); returns the runs stored now. Each run is the scheduled run's own
+    detection and merge (``store``), so groups come out as live runs make them.
+
+    ``announce`` says which runs publish their §6.3 event (none by default: the events of past runs
+    would describe the past). With ``replay_momentum`` each stored run also reads the exemplars' views
+    as the catalog's snapshots had them at the run time and moves the region's live rows' momentum to
+    that time (``momentum.replay``): an imported history gets its momentum as it happened.
+    """
+    posts = PostWindow(db)
+    stored = 0
+    for region, at in sorted(planned, key=lambda item: (item[1], item[0].position, item[0].code)):
+        async with db.transaction(write=False) as session:
+            done_before = await repository.get_run(session, region.code, at) is not None
+        if done_before:
+            if on_run is not None:
+                on_run(region, at, False)
+            continue
+        detection = await detect_off_loop(region, await posts.at(at), at)
+        try:
+            async with db.transaction() as session:
+                run = await store(
+                    session,
+                    region,
+                    at,
+                    detection,
+                    now=now,
+                    announce=announce is not None and announce(region, at),
+                    views_as_of=at if replay_momentum else None,
+                )
+                if run is not None and replay_momentum:
+                    await trend_momentum.replay(session, region.code, at)
+        except IntegrityError:
+            run = None  # a running server stored the same run (or opened the same day group) first
+        if run is not None:
+            stored += 1
+        if on_run is not None:
+            on_run(region, at, run is not None)
+    return stored
 
 
 async def backfill(db: Database, now: datetime, *, days: int, latest_only: bool = False) -> int:
@@ -259,21 +359,6 @@ async def backfill(db: Database, now: datetime, *, days: int, latest_only: bool 
     for region in regions:
         times = backfill_times(region.timezone, now, days if not latest_only else 2)
         planned += [(region, at) for at in (times[-1:] if latest_only else times)]
-    if not planned:
-        return 0
-    # one read of the whole span; each run then takes its own window of it
-    since, _ = window(min(at for _, at in planned))
-    async with db.transaction(write=False) as session:
-        posts = await catalog_reads.posts_for_detection(session, since, now)
-    stored = 0
-    for region, at in sorted(planned, key=lambda item: item[1]):
-        async with db.transaction(write=False) as session:
-            if await repository.get_run(session, region.code, at) is not None:
-                continue
-        start, end = window(at)
-        detection = await detect_off_loop(region, [p for p in posts if start < p.post.posted_at <= end], at)
-        async with db.transaction() as session:
-            if await store(session, region, at, detection, now=now, announce=False):
-                stored += 1
+    stored = await run_planned(db, planned, now) if planned else 0
     log.info("trend.backfill.done", runs=stored, latest_only=latest_only)
     return stored

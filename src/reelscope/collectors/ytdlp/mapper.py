@@ -2,6 +2,11 @@
 
 Only the mapping lives here (``reelscope ingest`` feeds it saved info dicts); fetching by URL is a
 later connector. Transcripts and sounds need extra fetches and stay null.
+
+What the info dict says is kept (issue 17, ADR 0026): ``epoch`` (when yt-dlp took the dict) is the
+observation time, ``tags`` are the uploader's keyword tags (kept apart from the ``#`` hashtags of the
+text), and a ``region`` key, which feed dumps add to say which country's feed listed the video, is the
+feed region. Values are checked in ``collectors/checks.py``.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from reelscope.kit.platforms import Platform
 EXTRACTORS = {"youtube": Platform.YOUTUBE, "tiktok": Platform.TIKTOK, "instagram": Platform.INSTAGRAM}
 _SHORTCODE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 _HASHTAG = re.compile(r"#(\w+)", re.UNICODE)
+MAX_TAGS = 60  # YouTube allows 500 characters of tags in all; more than this is not a person's list
+MAX_TAG_LENGTH = 100
 
 
 class UnmappableInfo(ValueError):
@@ -36,11 +43,33 @@ def shortcode_to_media_id(code: str) -> str:
 
 
 def parse_hashtags(text: str | None, *, keep_hash: bool) -> tuple[str, ...]:
-    """Hashtags of a caption, deduplicated case-insensitively, first spelling kept (§0.2)."""
+    """Hashtags of a caption, deduplicated case-insensitively, first spelling kept (§0.2).
+
+    A ``#`` followed by digits only (``#66``, an episode number) is not a hashtag: the platforms do
+    not link those (ADR 0026)."""
     seen: dict[str, str] = {}
     for tag in _HASHTAG.findall(text or ""):
+        if tag.isdigit():
+            continue
         seen.setdefault(tag.lower(), f"#{tag}" if keep_hash else tag)
     return tuple(seen.values())
+
+
+def clean_tags(value: Any) -> tuple[str, ...]:
+    """yt-dlp ``tags``: trimmed, without a leading ``#``, deduplicated case-insensitively (first
+    spelling kept), empty and over-long ones dropped."""
+    if value is None:
+        return ()
+    if not isinstance(value, list | tuple):
+        raise UnmappableInfo(f"tags: expected a list, got {type(value).__name__}")
+    seen: dict[str, str] = {}
+    for raw in value:
+        if not isinstance(raw, str):
+            continue
+        tag = " ".join(raw.strip().lstrip("#").split())
+        if tag and len(tag) <= MAX_TAG_LENGTH and not tag.isdigit():
+            seen.setdefault(tag.lower(), tag)
+    return tuple(seen.values())[:MAX_TAGS]
 
 
 def _int(value: Any) -> int | None:
@@ -51,9 +80,18 @@ def _int(value: Any) -> int | None:
     raise UnmappableInfo(f"expected a number, got {value!r}")
 
 
+def _moment(value: Any, name: str) -> datetime:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise UnmappableInfo(f"{name}: expected seconds since 1970, got {value!r}")
+    try:
+        return datetime.fromtimestamp(float(value), UTC)
+    except (OverflowError, OSError, ValueError):
+        raise UnmappableInfo(f"{name} out of range: {value!r}") from None
+
+
 def _published(info: dict[str, Any]) -> datetime:
     if info.get("timestamp") is not None:
-        return datetime.fromtimestamp(float(info["timestamp"]), UTC)
+        return _moment(info["timestamp"], "timestamp")
     upload_date = info.get("upload_date")
     if isinstance(upload_date, str) and len(upload_date) == 8:
         return datetime.strptime(upload_date, "%Y%m%d").replace(tzinfo=UTC)
@@ -85,6 +123,9 @@ def _creator(platform: Platform, info: dict[str, Any], at: datetime) -> CreatorR
 
 
 def info_to_video(info: dict[str, Any], fetched_at: datetime) -> VideoRecord:
+    """``fetched_at`` is used only when the dict has no ``epoch`` of its own."""
+    if info.get("epoch") is not None:
+        fetched_at = _moment(info["epoch"], "epoch")
     key = str(info.get("extractor_key") or info.get("extractor") or "").lower()
     platform = EXTRACTORS.get(key.split(":")[0])
     if platform is None:
@@ -122,4 +163,6 @@ def info_to_video(info: dict[str, Any], fetched_at: datetime) -> VideoRecord:
         thumbnail_url=thumbnail,
         duration=_int(info.get("duration")),
         creator=_creator(platform, info, fetched_at),
+        tags=clean_tags(info.get("tags")),
+        feed_region=str(info["region"]).lower() if info.get("region") else None,
     )
