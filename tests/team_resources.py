@@ -61,9 +61,13 @@ class TeamResource:
     check: Check | None = None
 
 
-# Routes with an id in the path whose resource belongs to no team (the shared catalog).
+# Routes with an id in the path whose resource belongs to no team (the shared catalog, and lookups
+# that start work on a public creator, sound or tag).
 PUBLIC_ROUTES = frozenset(
     {
+        "GET /v1/satellite/creator/{platform}/{username}",
+        "GET /v1/satellite/sounds/{platform}/{music_id}",
+        "GET /v1/satellite/hashtags/{platform}/{hashtag}",
         "GET /v1/hashtags/{hashtag}/performance",
         "GET /v1/sounds/{sound_id}",
         "GET /v1/sounds/{sound_id}/usage-history",
@@ -141,6 +145,35 @@ async def check_job(world: World, ids: dict[str, str], owner: TeamKey, other: Te
         assert theirs.pending_jobs == []
 
 
+async def _started(world: World, owner: TeamKey, method: str, path: str, body: Any = None) -> dict[str, Any]:
+    response = await world.client.request(method, path, json=body, headers=owner.headers)
+    assert response.status_code in (200, 202), response.text
+    data: dict[str, Any] = response.json()["data"]
+    return data
+
+
+def make_lookup(path: str) -> Make:
+    """A satellite lookup the owner started (issue 18): its job and its durable run."""
+
+    async def make(world: World, owner: TeamKey) -> dict[str, str]:
+        data = await _started(world, owner, "GET", path)
+        return {"job_id": data["job_id"], "run_id": data["run_id"]}
+
+    return make
+
+
+async def make_video_outlier(world: World, owner: TeamKey) -> dict[str, str]:
+    body = {"platform": "tiktok", "video_id": "7300000000000000001"}
+    data = await _started(world, owner, "POST", "/v1/satellite/video-outlier", body)
+    return {"job_id": data["job_id"], "run_id": data["run_id"]}
+
+
+async def make_batch(world: World, owner: TeamKey) -> dict[str, str]:
+    body = {"platform": "tiktok", "handles": ["probe_one", "probe_two"]}
+    data = await _started(world, owner, "POST", "/v1/satellite/creators/batch", body)
+    return {"batch_id": data["batch_id"]}
+
+
 RESOURCES: list[TeamResource] = [
     TeamResource(
         name="webhook",
@@ -166,4 +199,38 @@ RESOURCES: list[TeamResource] = [
         secret=SECRET_DESCRIPTION,
     ),
     TeamResource(name="job", make=make_job, check=check_job),
+    TeamResource(
+        name="creator lookup",
+        make=make_lookup("/v1/satellite/creator/tiktok/probe_creator"),
+        routes=(
+            "GET /v1/satellite/creator/status/{job_id}",
+            "GET /v1/satellite/runs/{run_id}",
+            "GET /v1/satellite/runs/{run_id}/videos",
+        ),
+        secret="probe_creator",
+    ),
+    TeamResource(
+        name="sound lookup",
+        make=make_lookup("/v1/satellite/sounds/tiktok/7100000000000000001"),
+        routes=("GET /v1/satellite/sounds/status/{job_id}",),
+        secret="7100000000000000001",
+    ),
+    TeamResource(
+        name="hashtag lookup",
+        make=make_lookup("/v1/satellite/hashtags/tiktok/probetag"),
+        routes=("GET /v1/satellite/hashtags/status/{job_id}",),
+        secret="probetag",
+    ),
+    TeamResource(
+        name="video outlier",
+        make=make_video_outlier,
+        routes=("GET /v1/satellite/video-outlier/status/{job_id}",),
+        secret="7300000000000000001",
+    ),
+    TeamResource(
+        name="creator batch",
+        make=make_batch,
+        routes=("GET /v1/satellite/creators/batch/{batch_id}",),
+        secret="probe_one",
+    ),
 ]
