@@ -20,13 +20,24 @@ class Settings(BaseSettings):
     data_dir: Path = Path(".reelscope")
     log_level: str = "info"
     log_json: bool = False
+    # proxies whose X-Forwarded-For/-Proto are believed (addresses or networks, comma-separated; "*" for
+    # any): none by default, so a client cannot choose its address for the per-IP limiter (cli/http_server)
+    forwarded_allow_ips: str = ""
+    # the edge (kit/edge.py, cli/http_server.py): the largest request body and head, and how long a body
+    # may take to arrive
+    max_body_bytes: int = Field(default=4 * 1024 * 1024, ge=1)
+    max_header_bytes: int = Field(default=32 * 1024, ge=1024)  # request line and headers
+    body_timeout_seconds: float = Field(default=30.0, gt=0)
 
     # db
     database_url: str | None = None
     sql_echo: bool = False
 
-    # redis (unset = embedded: in-memory rate limits, SQLite job queue)
+    # redis (unset = embedded: in-memory rate limits, SQLite job queue). The API's pool: a request waits
+    # up to redis_timeout_seconds for one of redis_max_connections (also the connect and command timeout)
     redis_url: str | None = None
+    redis_max_connections: int = Field(default=100, ge=1)
+    redis_timeout_seconds: float = Field(default=5.0, gt=0)
 
     # collectors
     connectors: str = "sandbox"

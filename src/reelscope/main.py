@@ -19,16 +19,18 @@ from reelscope.config import Settings, load_settings
 from reelscope.contract import ContractHeadersMiddleware
 from reelscope.dashboard.endpoints import add_dashboard_routes
 from reelscope.kit.clock import Clock
+from reelscope.kit.edge import BodyRefused, EdgeGuard
 from reelscope.kit.errors import (
     ApiError,
     InternalError,
+    InvalidDateRange,
     MethodNotAllowed,
     NotFound,
     ValidationFailed,
     error_body,
 )
 from reelscope.kit.logging import get_logger
-from reelscope.kit.validation import describe_validation_errors, is_unknown_platform
+from reelscope.kit.validation import date_error, describe_validation_errors, is_unknown_platform
 from reelscope.reference import add_docs_routes, build_document
 from reelscope.runtime import Runtime, build_runtime
 
@@ -61,6 +63,12 @@ def create_app(
     app.state.runtime = runtime
 
     _install_exception_handlers(app)
+    # added first, so it runs inside the contract's headers: its refusals carry them (kit/edge.py)
+    app.add_middleware(
+        EdgeGuard,
+        max_body_bytes=runtime.settings.max_body_bytes,
+        body_timeout_seconds=runtime.settings.body_timeout_seconds,
+    )
     app.add_middleware(ContractHeadersMiddleware, render_unexpected=_render_unexpected)
 
     @app.get("/", include_in_schema=True, tags=["health"], operation_id="get_health")
@@ -105,10 +113,15 @@ def _install_exception_handlers(app: FastAPI) -> None:
         if is_unknown_platform(errors):
             # §0: any platform other than the three in a path is a 404
             return _json_error(NotFound("Unknown platform; use youtube, tiktok or instagram"))
+        bad_date = date_error(errors)
+        if bad_date is not None:
+            return _json_error(InvalidDateRange(bad_date))
         return _json_error(ValidationFailed(describe_validation_errors(errors)))
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if isinstance(exc, BodyRefused):
+            return _json_error(exc.error)
         if exc.status_code == 404:
             return _json_error(NotFound(f"No route matches {request.method} {request.url.path}"))
         if exc.status_code == 405:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
 from reelscope.billing.debits import DebitQueue
 from reelscope.config import Settings
@@ -63,11 +63,24 @@ class Runtime:
             await self.redis.aclose()
 
 
+def redis_pool(settings: Settings, url: str) -> BlockingConnectionPool:
+    """The API's Redis pool: under a burst a request waits (bounded) for a free connection rather than
+    failing at once, as the default pool does when its 100 connections are busy (issue 14)."""
+    timeout = settings.redis_timeout_seconds
+    return BlockingConnectionPool.from_url(
+        url,
+        max_connections=settings.redis_max_connections,
+        timeout=timeout,
+        socket_timeout=timeout,
+        socket_connect_timeout=timeout,
+    )
+
+
 def build_runtime(settings: Settings, clock: Clock | None = None) -> Runtime:
     redis: Redis | None = None
     storage: LimiterStorage
     if settings.redis_url:
-        redis = Redis.from_url(settings.redis_url)
+        redis = Redis.from_pool(redis_pool(settings, settings.redis_url))
         storage = RedisStorage(redis)
     else:
         storage = MemoryStorage()

@@ -63,6 +63,7 @@ def serve(
     """Run the API, the embedded job consumer and the scheduler in one process (the default)."""
     import uvicorn
 
+    from reelscope.cli.http_server import uvicorn_options
     from reelscope.main import create_app
 
     settings = load_settings()
@@ -81,7 +82,7 @@ def serve(
     app_ = create_app(settings)
     embedded = start_embedded(settings)
     try:
-        uvicorn.run(app_, host=settings.host, port=settings.port, log_level=settings.log_level)
+        uvicorn.run(app_, host=settings.host, port=settings.port, **uvicorn_options(settings))
     finally:
         embedded.stop()
 
@@ -94,6 +95,7 @@ def api(
     """Run the API only (scale-out: N replicas behind a load balancer)."""
     import uvicorn
 
+    from reelscope.cli.http_server import uvicorn_options
     from reelscope.main import create_app
 
     settings = load_settings()
@@ -103,7 +105,7 @@ def api(
         create_app(settings),
         host=host or settings.host,
         port=port or settings.port,
-        log_level=settings.log_level,
+        **uvicorn_options(settings),
     )
 
 

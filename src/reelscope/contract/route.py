@@ -129,8 +129,8 @@ class ContractRoute(APIRoute):
                 return await _in_one_transaction(request, runtime, call, inner, caller, now)
             except InsufficientCredits:
                 # §8.1: a 402 does not count against the rate limit
-                await runtime.limiter.release(ticket)
-                call.rate = ticket.status.given_back()
+                if await runtime.limiter.release(ticket):
+                    call.rate = ticket.status.given_back()
                 raise
 
         self._contract_handler = handle

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from reelscope.kit.schemas import LimitUpTo100, QueryModel, Schema
+from reelscope.kit.schemas import IsoDate, LimitUpTo100, QueryModel, Schema
 
 
 class TopQuery(QueryModel):
@@ -14,10 +14,10 @@ class TopQuery(QueryModel):
     is 400 ``invalid_date_range`` (§7) rather than ``validation_error``; any other parameter is a 400."""
 
     # required, but checked by the service so that a missing one is invalid_date_range (reference.py)
-    start_date: str | None = Field(
+    start_date: IsoDate | None = Field(
         default=None, description="YYYY-MM-DD: earliest post date", json_schema_extra={"x-required": True}
     )
-    end_date: str | None = Field(
+    end_date: IsoDate | None = Field(
         default=None,
         description="YYYY-MM-DD: latest post date, at most 90 days after start_date",
         json_schema_extra={"x-required": True},
@@ -31,8 +31,8 @@ class TopQuery(QueryModel):
 
 
 class PerformanceQuery(QueryModel):
-    start_date: str | None = Field(default=None, description="YYYY-MM-DD; alone: that day to today")
-    end_date: str | None = Field(default=None, description="YYYY-MM-DD; alone: everything up to that day")
+    start_date: IsoDate | None = Field(default=None, description="YYYY-MM-DD; alone: that day to today")
+    end_date: IsoDate | None = Field(default=None, description="YYYY-MM-DD; alone: everything up to that day")
 
 
 class HashtagStat(Schema):

@@ -113,10 +113,34 @@ class MethodNotAllowed(ApiError):
     default_message = "Method not allowed on this path"
 
 
+class RequestTimeout(ApiError):
+    """Not in §7's table (§7 names 408 as retryable): the request body did not arrive in time."""
+
+    status = 408
+    code = "request_timeout"
+    default_message = "The request body did not arrive in time"
+
+
 class Conflict(ApiError):
     status = 409
     code = "conflict"
     default_message = "The request conflicts with the current state"
+
+
+class PayloadTooLarge(ApiError):
+    """Not in §7's table: a request body over the operator's limit (REELSCOPE_MAX_BODY_BYTES)."""
+
+    status = 413
+    code = "payload_too_large"
+    default_message = "The request body is too large"
+
+
+class RequestHeaderTooLarge(ApiError):
+    """Not in §7's table: a request line and headers over REELSCOPE_MAX_HEADER_BYTES (cli/http_server.py)."""
+
+    status = 431
+    code = "request_header_too_large"
+    default_message = "The request line and headers are too large"
 
 
 class RateLimitExceeded(ApiError):

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from reelscope.kit.schemas import DATE_ERROR
+
 _SOURCES = {"query", "path", "body", "header", "cookie"}
 
 
@@ -19,6 +21,8 @@ def describe(error: dict[str, Any]) -> str:
     name = _name(loc)
     kind = error.get("type", "")
     message = str(error.get("msg", "is invalid"))
+    if kind == DATE_ERROR:
+        return f"{name} {message}"
     if kind == "json_invalid":
         return "body must be valid JSON"
     if kind == "missing":
@@ -41,6 +45,15 @@ def describe_validation_errors(errors: Sequence[dict[str, Any]]) -> list[str]:
         if text not in seen:
             seen.append(text)
     return seen
+
+
+def date_error(errors: Sequence[dict[str, Any]]) -> str | None:
+    """The message of the first malformed date (kit.schemas ``IsoDate``/``IsoMoment``): §7 makes it
+    400 ``invalid_date_range``, not ``validation_error``."""
+    for error in errors:
+        if error.get("type") == DATE_ERROR:
+            return describe(error)
+    return None
 
 
 def is_unknown_platform(errors: Sequence[dict[str, Any]]) -> bool:

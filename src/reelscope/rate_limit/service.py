@@ -1,13 +1,25 @@
-"""Fixed-window rate limits per API key and endpoint (spec §8.1) and the per-IP limiter (§5.5)."""
+"""Fixed-window rate limits per API key and endpoint (spec §8.1) and the per-IP limiter (§5.5).
+
+When the limiter's store cannot answer (Redis down; ADR 0025) the limiter fails closed: a request it
+cannot count is refused with 503 ``service_unavailable`` (§7: temporarily unavailable, not billed, the
+client retries with backoff), never let through uncounted and never a 500. Giving back the count of a
+402 is best effort: if the store cannot take it, the 402 still stands and the count lapses with its
+window (logged as ``rate_limit.release_failed``).
+"""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import NamedTuple
 
-from reelscope.kit.errors import RateLimitExceeded, TooManyRequests
+from reelscope.kit.errors import RateLimitExceeded, ServiceUnavailable, TooManyRequests
+from reelscope.kit.logging import get_logger
 from reelscope.rate_limit.features import FEATURE_LIMITS, Limits
-from reelscope.rate_limit.storage import LimiterStorage, WindowSpec, ceil_seconds
+from reelscope.rate_limit.storage import LimiterStorage, LimiterUnavailable, WindowSpec, ceil_seconds
+
+log = get_logger(__name__)
+
+LIMITER_DOWN = "The rate limiter is temporarily unavailable; retry later"
 
 
 class RateStatus(NamedTuple):
@@ -92,7 +104,11 @@ class RateLimiter:
             if len(self._windows) >= _MAX_KEPT_WINDOWS:
                 self._windows.clear()
             self._windows[kept_key] = (minute, windows)
-        allowed, counts = await self.storage.hit(windows, moment)
+        try:
+            allowed, counts = await self.storage.hit(windows, moment)
+        except LimiterUnavailable as exc:
+            log.warning("rate_limit.unavailable", error=str(exc))
+            raise ServiceUnavailable(LIMITER_DOWN) from exc
         # the window closest to its limit decides the headers; on ties the one that resets soonest
         # (windows are in order of length, so the first of equals resets soonest)
         closest = 0
@@ -127,11 +143,23 @@ class RateLimiter:
             )
         return Ticket(windows=windows, status=status)
 
-    async def release(self, ticket: Ticket) -> None:
-        await self.storage.release(ticket.windows)
+    async def release(self, ticket: Ticket) -> bool:
+        """Give a 402's count back (§8.1). False when the store could not take it."""
+        try:
+            await self.storage.release(ticket.windows)
+        except LimiterUnavailable as exc:
+            log.warning("rate_limit.release_failed", error=str(exc))
+            return False
+        return True
 
     async def check_ip(self, ip: str, now: datetime) -> None:
         """About 20 quick tries, then about one per second (§5.5)."""
-        allowed = await self.storage.take_token(ip, self.ip_burst, self.ip_refill_per_second, now.timestamp())
+        try:
+            allowed = await self.storage.take_token(
+                ip, self.ip_burst, self.ip_refill_per_second, now.timestamp()
+            )
+        except LimiterUnavailable as exc:
+            log.warning("rate_limit.unavailable", error=str(exc))
+            raise ServiceUnavailable(LIMITER_DOWN) from exc
         if not allowed:
             raise TooManyRequests()  # §8.1: Retry-After only on a 429 from the key's own limit

@@ -2,6 +2,11 @@
 
 In memory when embedded (one process); Redis when ``REELSCOPE_REDIS_URL`` is set, with Lua scripts so
 that checking every window and counting them is one atomic step (a rejected request consumes nothing).
+
+The Redis client's pool is a ``BlockingConnectionPool`` (runtime.py): under a burst a request waits for
+a free connection, up to ``REELSCOPE_REDIS_TIMEOUT_SECONDS``, instead of failing at once (issue 14).
+Whatever still fails here (Redis down, a pool still busy after the wait) is ``LimiterUnavailable``;
+what a request then gets is decided once, in rate_limit/service.py.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import threading
 from typing import NamedTuple, Protocol
 
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 
 class WindowSpec(NamedTuple):
@@ -19,6 +25,10 @@ class WindowSpec(NamedTuple):
     key: str  # counter key, unique per (api key, endpoint, window kind, window start)
     limit: int
     expires_at: float  # Unix seconds when the window ends
+
+
+class LimiterUnavailable(Exception):
+    """The limiter's store could not answer (Redis unreachable, or no connection free in time)."""
 
 
 class LimiterStorage(Protocol):
@@ -138,16 +148,25 @@ class RedisStorage:
         for w in windows:
             # the key names its window, so the TTL only cleans up; a minute of slack covers clock skew
             args += [w.limit, ceil_seconds(w.expires_at - now) + 60]
-        result = await self._hit(keys=keys, args=args)
+        try:
+            result = await self._hit(keys=keys, args=args)
+        except RedisError as exc:
+            raise LimiterUnavailable(str(exc)) from exc
         return bool(int(result[0])), [int(c) for c in result[1:]]
 
     async def release(self, windows: list[WindowSpec]) -> None:
-        await self._release(keys=[self._prefix + w.key for w in windows], args=[])
+        try:
+            await self._release(keys=[self._prefix + w.key for w in windows], args=[])
+        except RedisError as exc:
+            raise LimiterUnavailable(str(exc)) from exc
 
     async def take_token(self, key: str, capacity: int, refill_per_second: float, now: float) -> bool:
-        result = await self._bucket(
-            keys=[self._prefix + "ip:" + key], args=[capacity, refill_per_second, now]
-        )
+        try:
+            result = await self._bucket(
+                keys=[self._prefix + "ip:" + key], args=[capacity, refill_per_second, now]
+            )
+        except RedisError as exc:
+            raise LimiterUnavailable(str(exc)) from exc
         return bool(int(result))
 
 

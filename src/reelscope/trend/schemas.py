@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from reelscope.kit.schemas import LimitUpTo100, QueryModel, Schema
+from reelscope.kit.schemas import IsoMoment, LimitUpTo100, QueryModel, Schema
 from reelscope.trend.regions import GLOBAL
 
 
@@ -12,8 +12,8 @@ class TrendQuery(QueryModel):
     """§4.3 trend lists; not paged, so ``offset`` (like any other unknown parameter) is a 400 (§8.3)."""
 
     region: str = GLOBAL
-    start_date: str | None = Field(default=None, description="ISO 8601; default 24 hours ago")
-    end_date: str | None = Field(default=None, description="ISO 8601; default now")
+    start_date: IsoMoment | None = Field(default=None, description="ISO 8601; default 24 hours ago")
+    end_date: IsoMoment | None = Field(default=None, description="ISO 8601; default now")
     limit: LimitUpTo100 = Field(default=50, description="Trends per group, 1 to 100; above 100 is 100")
     top_exemplars: int = Field(default=5, ge=0, le=20)
 
