@@ -5,6 +5,7 @@ answered in the §2.8 shape."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -148,3 +149,27 @@ async def create_app_stub(scope: Any, receive: Any, send: Any) -> None:
     """Stands in for the app: what the protocol refuses never reaches it."""
     await send({"type": "http.response.start", "status": 204, "headers": []})
     await send({"type": "http.response.body", "body": b""})
+
+
+class TestAccessLog:
+    """A dashboard link is a credential for days (ADR 0023): the access log keeps the route, not the token."""
+
+    def access_line(self, path: str, caplog: pytest.LogCaptureFixture) -> str:
+        uvicorn_options(Settings())
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="uvicorn.access"):
+            # the call uvicorn's httptools protocol makes for every answered request
+            logging.getLogger("uvicorn.access").info(
+                '%s - "%s %s HTTP/%s" %d', "127.0.0.1:5000", "GET", path, "1.1", 200
+            )
+        (record,) = caplog.records
+        return record.getMessage()
+
+    def test_a_dashboard_token_is_not_logged(self, caplog: pytest.LogCaptureFixture) -> None:
+        line = self.access_line("/dashboard/eyJ0ZWFtIjoiYWJjIn0.Zs1f0Q.secret-signature", caplog)
+        assert "secret-signature" not in line and "eyJ0" not in line
+        assert '"GET /dashboard/<token> HTTP/1.1" 200' in line
+
+    def test_other_paths_are_logged_as_they_are(self, caplog: pytest.LogCaptureFixture) -> None:
+        assert "/dashboard/assets/bokeh.min.js" in self.access_line("/dashboard/assets/bokeh.min.js", caplog)
+        assert "/v1/trends?region=us" in self.access_line("/v1/trends?region=us", caplog)

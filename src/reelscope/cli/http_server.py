@@ -10,12 +10,15 @@
   refusals have the API's shape; the connection is closed after it. httptools itself accepts a head of
   any size, so the protocol also refuses a request line and headers over ``REELSCOPE_MAX_HEADER_BYTES``
   (431 ``request_header_too_large``).
+* **Access log.** A dashboard link carries its signed token in the path (a credential for days, ADR 0023);
+  uvicorn's access log keeps the route and drops the token (``RedactDashboardTokens``).
 * **Timeouts.** An idle keep-alive connection closes after 5 s (uvicorn's default, kept); a body that
   does not arrive in time is the app's 408 (kit/edge.py).
 """
 
 from __future__ import annotations
 
+import logging
 from http import HTTPStatus
 from typing import Any
 
@@ -88,8 +91,33 @@ class EdgeProtocol(HttpToolsProtocol):
         self.transport.close()
 
 
+DASHBOARD_PAGE = "/dashboard/"
+DASHBOARD_ASSETS = "/dashboard/assets/"
+
+
+class RedactDashboardTokens(logging.Filter):
+    """uvicorn's access records are ``(client, method, path with query, http version, status)``: a dashboard
+    page's path is its signed link, so it is logged as ``/dashboard/<token>``; its assets are logged as is."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) >= 3 and isinstance(args[2], str):
+            path = args[2]
+            if path.startswith(DASHBOARD_PAGE) and not path.startswith(DASHBOARD_ASSETS):
+                record.args = (*args[:2], DASHBOARD_PAGE + "<token>", *args[3:])
+        return True
+
+
+def _redact_access_log() -> None:
+    access = logging.getLogger("uvicorn.access")
+    if not any(isinstance(existing, RedactDashboardTokens) for existing in access.filters):
+        access.addFilter(RedactDashboardTokens())
+
+
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
-    """The keyword arguments of ``uvicorn.run``/``uvicorn.Config`` that ``serve`` and ``api`` share."""
+    """The keyword arguments of ``uvicorn.run``/``uvicorn.Config`` that ``serve`` and ``api`` share
+    (and the access log's redaction, which uvicorn's own logging set-up leaves in place)."""
+    _redact_access_log()
     trusted = settings.forwarded_allow_ips.strip()
     protocol = type("EdgeProtocol", (EdgeProtocol,), {"max_header_bytes": settings.max_header_bytes})
     return {
