@@ -1,9 +1,17 @@
 """Trend detection: what is breaking out in a region's recent videos (ARCHITECTURE §8, spec §4.3).
 
 A run looks at the videos of one region posted in the last ``recent`` window and compares every
-feature — hashtag, uploader tag (ADR 0026), sound, caption phrase — with its own baseline over the
+feature — hashtag, uploader tag (ADR 0026), sound, caption/title phrase — with its own baseline over the
 preceding ``baseline`` window. A feature bursts when its use is well above what its baseline predicts
 (a Poisson z-score and a ratio) and its views rise with it. Bursting features that share videos are one trend.
+
+The thresholds are relative to the region's density (ADR 0027): the minimum count grows with the log of
+the region's videos per day (5 in a feed of ~150 a day, 8 from ~1,000 a day), and the z-score needed
+shrinks with it, so a story reaching 5 videos from a baseline near zero breaks out in a small national
+feed while the sandbox's ~10,000 a day keep their margin. A feature's baseline is scaled to the part of
+the baseline window the catalog actually covers (the first days of an imported history have less).
+Uploads are counted per uploader, at most ``per_creator_cap`` each: one channel's series or a
+recurring show posting many clips is not a story.
 
 Everything here is pure: plain records in, plain values out; no database, no clock.
 """
@@ -11,6 +19,7 @@ Everything here is pure: plain records in, plain values out; no database, no clo
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -45,6 +54,8 @@ class Post:
     caption: str = ""
     # the uploader's keyword tags (yt-dlp ``tags``) as written; not hashtags (ADR 0026)
     tags: tuple[str, ...] = ()
+    # the uploader (catalog creator id); None counts the video as its own uploader
+    creator_id: str | None = None
 
 
 def tag_key(tag: str) -> str:
@@ -96,8 +107,16 @@ class DetectedTrend:
 class DetectionParams:
     recent: timedelta = timedelta(hours=24)
     baseline: timedelta = timedelta(days=7)
+    # the minimum count and z of a dense region; a sparser one scales both down (``for_volume``)
     min_count: int = 8
     min_z: float = 5.0
+    # the minimum count never goes below this, however sparse the region
+    min_count_floor: int = 4
+    # minimum count = round(volume_slope * log10(videos per day) - volume_offset), within the bounds
+    volume_slope: float = 2.5
+    volume_offset: float = 0.5
+    # one uploader's videos count at most this many times towards a feature's recent count
+    per_creator_cap: int = 2
     min_ratio: float = 2.5
     min_views_ratio: float = 1.2
     # two bursts are one trend when this share of the smaller one's videos also carry the other
@@ -107,6 +126,30 @@ class DetectionParams:
     untagged_z_factor: float = 2.0
     max_trends: int = 50
     phrase_sizes: tuple[int, ...] = (2, 3)
+
+
+def min_count_for(volume_per_day: float, params: DetectionParams) -> int:
+    """The minimum recent count for a region posting ``volume_per_day`` videos a day (ADR 0027)."""
+    if volume_per_day <= 1:
+        return params.min_count_floor
+    wanted = round(params.volume_slope * math.log10(volume_per_day) - params.volume_offset)
+    return max(params.min_count_floor, min(params.min_count, wanted))
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The thresholds of one run, from its region's density."""
+
+    min_count: int
+    min_z: float
+    volume_per_day: float
+
+
+def thresholds_for(volume_per_day: float, params: DetectionParams) -> Thresholds:
+    """A sparse region's minimum count is lower; its z threshold falls in proportion, so a feature at
+    the minimum count from a baseline near zero passes in any region, as it does in a dense one."""
+    count = min_count_for(volume_per_day, params)
+    return Thresholds(count, params.min_z * count / params.min_count, volume_per_day)
 
 
 def features_of(post: Post, params: DetectionParams) -> list[Feature]:
@@ -131,43 +174,61 @@ def features_of(post: Post, params: DetectionParams) -> list[Feature]:
     return list(found.values())
 
 
-def find_bursts(posts: Iterable[Post], now: datetime, params: DetectionParams) -> list[Burst]:
-    """Features whose recent use and views are far above their own baseline, strongest first."""
+def find_bursts(
+    posts: Iterable[Post], now: datetime, params: DetectionParams, thresholds: Thresholds | None = None
+) -> list[Burst]:
+    """Features whose recent use and views are far above their own baseline, strongest first.
+
+    Without ``thresholds`` they come from the region's own volume: its videos in the recent window."""
     recent_start = now - params.recent
     baseline_start = recent_start - params.baseline
-    scale = params.recent / params.baseline
 
     recent_videos: dict[str, set[str]] = defaultdict(set)
+    recent_creators: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     recent_views: dict[str, int] = defaultdict(int)
     baseline_count: dict[str, int] = defaultdict(int)
     baseline_views: dict[str, int] = defaultdict(int)
     labels: dict[str, Feature] = {}
+    recent_posts = 0
+    earliest: datetime | None = None
     for post in posts:
         if recent_start < post.posted_at <= now:
+            recent_posts += 1
+            uploader = post.creator_id or post.video_id
             for feature in features_of(post, params):
                 labels.setdefault(feature.key, feature)
                 recent_videos[feature.key].add(post.video_id)
+                recent_creators[feature.key][uploader] += 1
                 recent_views[feature.key] += post.views
         elif baseline_start < post.posted_at <= recent_start:
+            earliest = post.posted_at if earliest is None or post.posted_at < earliest else earliest
             for feature in features_of(post, params):
                 baseline_count[feature.key] += 1
                 baseline_views[feature.key] += post.views
+    if thresholds is None:
+        thresholds = thresholds_for(recent_posts / (params.recent / timedelta(days=1)), params)
+    # the baseline is the part of its window the posts cover (a history imported a few days ago has
+    # less than a week); under one recent window it counts as one
+    covered = recent_start - earliest if earliest is not None else params.baseline
+    scale = params.recent / max(covered, params.recent)
 
     bursts: list[Burst] = []
     for key, videos in recent_videos.items():
-        count = len(videos)
-        if count < params.min_count:
+        if len(videos) < thresholds.min_count:
             continue
+        count = sum(min(n, params.per_creator_cap) for n in recent_creators[key].values())
+        if count < thresholds.min_count:
+            continue  # one uploader's series, not a story
         expected = baseline_count[key] * scale
         z = (count - expected) / math.sqrt(expected + 1.0)
         ratio = (count + 1.0) / (expected + 1.0)
         views_ratio = (recent_views[key] + 1.0) / (baseline_views[key] * scale + 1.0)
-        if z < params.min_z or ratio < params.min_ratio or views_ratio < params.min_views_ratio:
+        if z < thresholds.min_z or ratio < params.min_ratio or views_ratio < params.min_views_ratio:
             continue
         bursts.append(
             Burst(
                 feature=labels[key],
-                recent_count=count,
+                recent_count=len(videos),
                 expected=expected,
                 z=z,
                 ratio=ratio,
@@ -223,19 +284,78 @@ def _describe(name: str, members: Sequence[Burst], count: int, ratio: float, win
     return text + "."
 
 
+def _compact(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def _display_name(named_by: Burst, members: Sequence[Burst], posts: Sequence[Post]) -> str:
+    """The name a person would give the story: a hashtag as written, unless an uploader tag says the
+    same words with their spaces ('#hurricanemilton' → 'Hurricane Milton'); a phrase as the captions
+    and titles spell it most often ('hurricane milton' → 'Hurricane Milton')."""
+    feature = named_by.feature
+    if feature.kind == HASHTAG:
+        key = _compact(feature.label)
+        spelled = [
+            " ".join(tag.split())
+            for post in posts
+            for tag in post.tags
+            if " " in tag.strip() and _compact(tag) == key
+        ]
+        spelled += [
+            _spelling(b.feature.label, posts)
+            for b in members
+            if b.feature.kind == PHRASE and _compact(b.feature.label) == key
+        ]
+        return spelled[0] if spelled else feature.label
+    if feature.kind != PHRASE:
+        return feature.label
+    # among the phrases carried by nearly all the trend's videos, the one that reads most like a
+    # name: capitalized words ('Taylor Swift' over 'surprise set'), then the longer, then the stronger
+    widest = max(b.recent_count for b in members if b.feature.kind == PHRASE)
+    candidates = [
+        (_spelling(b.feature.label, posts), b)
+        for b in members
+        if b.feature.kind == PHRASE and b.recent_count >= 0.8 * widest
+    ]
+
+    def reads_as_name(item: tuple[str, Burst]) -> tuple[float, int, float]:
+        text, burst = item
+        words = text.split()
+        return (sum(w[:1].isupper() for w in words) / len(words), len(words), burst.score)
+
+    return max(candidates, key=reads_as_name)[0]
+
+
+def _spelling(phrase: str, posts: Sequence[Post]) -> str:
+    """How the captions and titles write a (case-folded) phrase most often; among equals, with most
+    capitals (titles capitalize names)."""
+    words = r"\W+".join(re.escape(w) for w in phrase.split())
+    pattern = re.compile(r"(?<!\w)" + words + r"(?!\w)", re.IGNORECASE)
+    spellings: dict[str, int] = defaultdict(int)
+    for post in posts:
+        for found in pattern.finditer(post.caption):
+            spellings[" ".join(found.group(0).split())] += 1
+    if not spellings:
+        return phrase
+    return max(spellings, key=lambda text: (spellings[text], sum(c.isupper() for c in text), text))
+
+
 def detect(
     posts: Sequence[Post], now: datetime, params: DetectionParams | None = None
 ) -> list[DetectedTrend]:
     """Named trends breaking out among ``posts`` at ``now``, strongest first."""
     params = params or DetectionParams()
-    bursts = find_bursts(posts, now, params)
+    recent_start = now - params.recent
+    volume = sum(1 for p in posts if recent_start < p.posted_at <= now) / (params.recent / timedelta(days=1))
+    thresholds = thresholds_for(volume, params)
+    bursts = find_bursts(posts, now, params, thresholds)
     by_id = {p.video_id: p for p in posts}
     trends: list[DetectedTrend] = []
     for members in _cluster(bursts, params.containment):
         members.sort(key=lambda b: (-b.score, b.feature.key))
         lead = members[0]
         tagged = any(b.feature.kind in _LABELS for b in members)
-        if not tagged and lead.z < params.min_z * params.untagged_z_factor:
+        if not tagged and lead.z < thresholds.min_z * params.untagged_z_factor:
             continue
         named_by = min(members, key=lambda b: (_NAME_PREFERENCE[b.feature.kind], -b.score))
         videos = sorted(
@@ -246,7 +366,7 @@ def detect(
         per_platform: dict[str, int] = defaultdict(int)
         for post in member_posts:
             per_platform[post.platform] += 1
-        name = named_by.feature.label
+        name = _display_name(named_by, members, member_posts)
         trends.append(
             DetectedTrend(
                 key=lead.feature.key,
