@@ -117,6 +117,9 @@ class DetectionParams:
     volume_offset: float = 0.5
     # one uploader's videos count at most this many times towards a feature's recent count
     per_creator_cap: int = 2
+    # a weekly show or fixture (NFL Sundays) expects at least this share of its use in the same hours
+    # a week before
+    weekly_weight: float = 0.5
     min_ratio: float = 2.5
     min_views_ratio: float = 1.2
     # two bursts are one trend when this share of the smaller one's videos also carry the other
@@ -126,6 +129,14 @@ class DetectionParams:
     untagged_z_factor: float = 2.0
     max_trends: int = 50
     phrase_sizes: tuple[int, ...] = (2, 3)
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def series_key(key: str) -> str:
+    """A numbered label's series: 'tag:week 5' and 'tag:week 6' are 'tag:week #' (episodes, weeks)."""
+    return _DIGITS.sub("#", key)
 
 
 def min_count_for(volume_per_day: float, params: DetectionParams) -> int:
@@ -183,11 +194,13 @@ def find_bursts(
     recent_start = now - params.recent
     baseline_start = recent_start - params.baseline
 
+    week_ago_start, week_ago_end = recent_start - timedelta(days=7), now - timedelta(days=7)
     recent_videos: dict[str, set[str]] = defaultdict(set)
     recent_creators: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     recent_views: dict[str, int] = defaultdict(int)
     baseline_count: dict[str, int] = defaultdict(int)
     baseline_views: dict[str, int] = defaultdict(int)
+    week_ago_count: dict[str, int] = defaultdict(int)
     labels: dict[str, Feature] = {}
     recent_posts = 0
     earliest: datetime | None = None
@@ -202,9 +215,17 @@ def find_bursts(
                 recent_views[feature.key] += post.views
         elif baseline_start < post.posted_at <= recent_start:
             earliest = post.posted_at if earliest is None or post.posted_at < earliest else earliest
+            week_ago = week_ago_start < post.posted_at <= week_ago_end
             for feature in features_of(post, params):
                 baseline_count[feature.key] += 1
                 baseline_views[feature.key] += post.views
+                if week_ago:
+                    week_ago_count[feature.key] += 1
+                series = series_key(feature.key)
+                if series != feature.key:
+                    baseline_count[series] += 1
+                    if week_ago:
+                        week_ago_count[series] += 1
     if thresholds is None:
         thresholds = thresholds_for(recent_posts / (params.recent / timedelta(days=1)), params)
     # the baseline is the part of its window the posts cover (a history imported a few days ago has
@@ -219,7 +240,13 @@ def find_bursts(
         count = sum(min(n, params.per_creator_cap) for n in recent_creators[key].values())
         if count < thresholds.min_count:
             continue  # one uploader's series, not a story
-        expected = baseline_count[key] * scale
+        # the feature's own baseline: its mean pace, its use a week before (weekly shows), and for a
+        # numbered label ("Week 5", "Ep 45") the series' use under any number
+        series = series_key(key)
+        expected = max(
+            max(baseline_count[key], baseline_count[series]) * scale,
+            max(week_ago_count[key], week_ago_count[series]) * params.weekly_weight,
+        )
         z = (count - expected) / math.sqrt(expected + 1.0)
         ratio = (count + 1.0) / (expected + 1.0)
         views_ratio = (recent_views[key] + 1.0) / (baseline_views[key] * scale + 1.0)
