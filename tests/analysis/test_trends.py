@@ -274,3 +274,17 @@ class TestDensity:
         [trend] = detect([*background(), *phrase_only], NOW)
         assert trend.trend_type == "phrase"
         assert trend.name == "Taylor Swift"  # the phrase that reads as a name, spelled as written
+
+    def test_a_weekly_fixture_is_not_a_trend(self) -> None:
+        # NFL highlights from five channels every Sunday: this Sunday is like last Sunday
+        def sunday(days_ago: int, week: int) -> list[Post]:
+            return [
+                replace(
+                    post(days_ago * 24 + 2 + i / 3, views=200_000), tags=("NFL", f"Week {week}"), creator_id=c
+                )
+                for i, c in enumerate(("nfl", "espn", "cbs", "fox", "prime") * 2)
+            ]
+
+        assert detect([*background(), *sunday(7, 4), *sunday(0, 5)], NOW) == []
+        # without last week's games the same Sunday would read as a breakout
+        assert detect([*background(), *sunday(0, 5)], NOW) != []

@@ -316,41 +316,50 @@ def _compact(text: str) -> str:
 
 
 def _display_name(named_by: Burst, members: Sequence[Burst], posts: Sequence[Post]) -> str:
-    """The name a person would give the story: a hashtag as written, unless an uploader tag says the
-    same words with their spaces ('#hurricanemilton' → 'Hurricane Milton'); a phrase as the captions
-    and titles spell it most often ('hurricane milton' → 'Hurricane Milton')."""
-    feature = named_by.feature
-    if feature.kind == HASHTAG:
-        key = _compact(feature.label)
-        spelled = [
-            " ".join(tag.split())
-            for post in posts
-            for tag in post.tags
-            if " " in tag.strip() and _compact(tag) == key
-        ]
-        spelled += [
-            _spelling(b.feature.label, posts)
-            for b in members
-            if b.feature.kind == PHRASE and _compact(b.feature.label) == key
-        ]
-        return spelled[0] if spelled else feature.label
-    if feature.kind != PHRASE:
-        return feature.label
-    # among the phrases carried by nearly all the trend's videos, the one that reads most like a
-    # name: capitalized words ('Taylor Swift' over 'surprise set'), then the longer, then the stronger
-    widest = max(b.recent_count for b in members if b.feature.kind == PHRASE)
-    candidates = [
-        (_spelling(b.feature.label, posts), b)
-        for b in members
-        if b.feature.kind == PHRASE and b.recent_count >= 0.8 * widest
-    ]
+    """The name a person would give the story (ADR 0027).
 
-    def reads_as_name(item: tuple[str, Burst]) -> tuple[float, int, float]:
-        text, burst = item
-        words = text.split()
-        return (sum(w[:1].isupper() for w in words) / len(words), len(words), burst.score)
+    The words of a member feature — a hashtag, a tag and a phrase saying the same words are one name
+    ('#HurricaneMilton', 'Hurricane Milton', 'hurricane milton') — carried by the most of the trend's
+    videos (to the nearest tenth), then the preferred kind (hashtag, tag, sound, phrase), then the
+    one that reads most like a name (capitalized words: 'Liam Payne' over 'music news'), then the
+    longer, then the stronger. Spelled as an uploader's tag writes it when one has spaces, else as
+    the captions and titles write a phrase, else as the hashtag or sound is labelled."""
+    del named_by  # the strongest preferred feature; kept as the last tie-break through the scores
+    total = max(1, len({v for b in members for v in b.video_ids}))
+    groups: dict[str, list[Burst]] = defaultdict(list)
+    for burst in members:
+        groups[_compact(burst.feature.label)].append(burst)
 
-    return max(candidates, key=reads_as_name)[0]
+    # the uploaders' own tags on the trend's videos, bursting or not: a phrase an uploader also wrote
+    # as a tag is a label a person chose ('Squid Game'), spelled as they wrote it
+    written: dict[str, str] = {}
+    for post in posts:
+        for tag in post.tags:
+            written.setdefault(_compact(tag), " ".join(tag.split()))
+
+    def spelled(group: list[Burst]) -> str:
+        tags = [b.feature.label for b in group if b.feature.kind == TAG and " " in b.feature.label]
+        if tags:
+            return tags[0]
+        key = _compact(group[0].feature.label)
+        if " " in written.get(key, ""):
+            return written[key]
+        phrase = next((b.feature.label for b in group if b.feature.kind == PHRASE), None)
+        if phrase is not None:
+            return _spelling(phrase, posts)
+        return min(group, key=lambda b: (_NAME_PREFERENCE[b.feature.kind], -b.score)).feature.label
+
+    def rank(group: list[Burst]) -> tuple[float, int, float, int, float]:
+        coverage = len({v for b in group for v in b.video_ids}) / total
+        text = spelled(group).lstrip("#")
+        words = text.split() or [text]
+        capitals = sum(w[:1].isupper() for w in words) / len(words)
+        kind = min(_NAME_PREFERENCE[b.feature.kind] for b in group)
+        if _compact(group[0].feature.label) in written:
+            kind = min(kind, _NAME_PREFERENCE[TAG])
+        return (-round(coverage, 1), kind, -capitals, -len(words), -max(b.score for b in group))
+
+    return spelled(min(groups.values(), key=rank))
 
 
 def _spelling(phrase: str, posts: Sequence[Post]) -> str:
