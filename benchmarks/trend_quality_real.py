@@ -24,7 +24,7 @@ import json
 import sys
 import time
 from collections import Counter, defaultdict
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +32,12 @@ from meta import machine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "data"))
 
-import real_feed  # noqa: E402
+import real_feed
 
-from reelscope.analysis.text import normalize_hashtag  # noqa: E402
-from reelscope.analysis.trends import DetectedTrend, Post, detect  # noqa: E402
-from reelscope.collectors.ytdlp.mapper import info_to_video  # noqa: E402
-from reelscope.trend import runs as trend_runs  # noqa: E402
+from reelscope.analysis.text import normalize_hashtag
+from reelscope.analysis.trends import DetectedTrend, Post, detect
+from reelscope.collectors.ytdlp.mapper import info_to_video
+from reelscope.trend import runs as trend_runs
 
 RESULTS = Path(__file__).resolve().parent / "results" / "trend_quality_real.json"
 AIMS = {"recall_within_a_day_of_peak": 0.7, "not_stories": 0.3}
@@ -113,13 +113,19 @@ def main() -> None:
     stories: dict[str, Any] = {}
     for story in real_feed.STORIES:
         local_days = {at.astimezone(real_feed.ZONE).date() for at in hits[story.name]}
-        near_peak = sorted(at for at in hits[story.name] if abs((at.astimezone(real_feed.ZONE).date() - story.peak).days) <= 1)
+        near_peak = sorted(
+            at
+            for at in hits[story.name]
+            if abs((at.astimezone(real_feed.ZONE).date() - story.peak).days) <= 1
+        )
         stories[story.name] = {
             "peak": story.peak.isoformat(),
             "peak_videos": story.days[story.peak],
             "eligible": eligible(story),
             "detected_within_a_day_of_peak": bool(near_peak),
-            "first_detection": min(hits[story.name]).astimezone(real_feed.ZONE).isoformat() if hits[story.name] else None,
+            "first_detection": min(hits[story.name]).astimezone(real_feed.ZONE).isoformat()
+            if hits[story.name]
+            else None,
             "days_reported": len(local_days),
         }
     names = [s.name for s in real_feed.STORIES if eligible(s)]
@@ -132,8 +138,11 @@ def main() -> None:
             "source": "benchmarks/data/real_feed.py (hand-written, autumn-2024 US trending feed shape)",
             "days": (real_feed.LAST_DAY - real_feed.FIRST_DAY).days + 1,
             "videos": len(corpus),
-            "videos_per_day": {"min": min(per_day.values()), "max": max(per_day.values()),
-                               "mean": round(len(corpus) / len(per_day), 1)},
+            "videos_per_day": {
+                "min": min(per_day.values()),
+                "max": max(per_day.values()),
+                "mean": round(len(corpus) / len(per_day), 1),
+            },
             "story_videos": len(story_of),
         },
         "runs": len(run_times()),
@@ -150,9 +159,23 @@ def main() -> None:
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=2, default=str) + "\n")
-    print(json.dumps({k: report[k] for k in ("recall_within_a_day_of_peak", "eligible_stories", "missed",
-                                            "reported_trends", "not_stories", "not_story_trends",
-                                            "story_trend_names")}, indent=1))
+    print(
+        json.dumps(
+            {
+                k: report[k]
+                for k in (
+                    "recall_within_a_day_of_peak",
+                    "eligible_stories",
+                    "missed",
+                    "reported_trends",
+                    "not_stories",
+                    "not_story_trends",
+                    "story_trend_names",
+                )
+            },
+            indent=1,
+        )
+    )
     print(f"wrote {RESULTS}")
 
 

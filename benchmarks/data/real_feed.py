@@ -56,12 +56,42 @@ def _series(start: date, counts: list[int]) -> dict[date, int]:
     return {start + timedelta(days=i): n for i, n in enumerate(counts) if n}
 
 
-NEWS = ("NBC News", "ABC News", "CBS News", "FOX Weather", "CNN", "WFLA News Channel 8", "USA TODAY",
-        "The Weather Channel", "NewsNation", "Associated Press", "WESH 2 News", "Bay News 9")
-SPORTS = ("MLB", "ESPN", "FOX Sports", "House of Highlights", "Dodgers", "Yankees", "Bleacher Report",
-          "Jomboy Media", "CBS Sports")
-FANS = ("Pop Base", "Entertainment Tonight", "E! News", "Access Hollywood", "Swiftie Central",
-        "Billboard", "Variety", "Directioner Diaries", "PEOPLE")
+NEWS = (
+    "NBC News",
+    "ABC News",
+    "CBS News",
+    "FOX Weather",
+    "CNN",
+    "WFLA News Channel 8",
+    "USA TODAY",
+    "The Weather Channel",
+    "NewsNation",
+    "Associated Press",
+    "WESH 2 News",
+    "Bay News 9",
+)
+SPORTS = (
+    "MLB",
+    "ESPN",
+    "FOX Sports",
+    "House of Highlights",
+    "Dodgers",
+    "Yankees",
+    "Bleacher Report",
+    "Jomboy Media",
+    "CBS Sports",
+)
+FANS = (
+    "Pop Base",
+    "Entertainment Tonight",
+    "E! News",
+    "Access Hollywood",
+    "Swiftie Central",
+    "Billboard",
+    "Variety",
+    "Directioner Diaries",
+    "PEOPLE",
+)
 
 STORIES: tuple[Story, ...] = (
     Story(
@@ -76,8 +106,14 @@ STORIES: tuple[Story, ...] = (
             "Hurricane Helene: what happened in Asheville",
         ),
         ("Hurricane Helene", "Helene", "hurricane", "Asheville", "North Carolina", "Florida", "weather"),
-        ("tag:hurricane helene", "tag:helene", "phrase:hurricane helene", "tag:asheville",
-         "hashtag:hurricanehelene", "phrase:helene flooding"),
+        (
+            "tag:hurricane helene",
+            "tag:helene",
+            "phrase:hurricane helene",
+            "tag:asheville",
+            "hashtag:hurricanehelene",
+            "phrase:helene flooding",
+        ),
         ("#HurricaneHelene",),
     ),
     Story(
@@ -92,8 +128,15 @@ STORIES: tuple[Story, ...] = (
             "The moment the moderators cut JD Vance's mic",
         ),
         ("VP debate", "JD Vance", "Tim Walz", "debate", "politics"),
-        ("tag:vp debate", "tag:jd vance", "tag:tim walz", "phrase:vp debate", "phrase:jd vance",
-         "phrase:tim walz", "phrase:vice presidential debate"),
+        (
+            "tag:vp debate",
+            "tag:jd vance",
+            "tag:tim walz",
+            "phrase:vp debate",
+            "phrase:jd vance",
+            "phrase:tim walz",
+            "phrase:vice presidential debate",
+        ),
     ),
     Story(
         "Hurricane Milton",
@@ -108,8 +151,14 @@ STORIES: tuple[Story, ...] = (
             "Hurricane Milton storm chasers in Sarasota",
         ),
         ("Hurricane Milton", "Milton", "hurricane", "Tampa", "Florida", "weather", "news"),
-        ("tag:hurricane milton", "tag:milton", "phrase:hurricane milton", "hashtag:hurricanemilton",
-         "tag:tampa", "phrase:after milton"),
+        (
+            "tag:hurricane milton",
+            "tag:milton",
+            "phrase:hurricane milton",
+            "hashtag:hurricanemilton",
+            "tag:tampa",
+            "phrase:after milton",
+        ),
         ("#HurricaneMilton",),
     ),
     Story(
@@ -145,8 +194,14 @@ STORIES: tuple[Story, ...] = (
             "How SpaceX caught a rocket out of the sky",
         ),
         ("SpaceX", "Starship", "Super Heavy", "booster catch", "rocket"),
-        ("tag:starship", "tag:booster catch", "phrase:booster catch", "phrase:starship booster",
-         "tag:super heavy", "phrase:starship booster catch"),
+        (
+            "tag:starship",
+            "tag:booster catch",
+            "phrase:booster catch",
+            "phrase:starship booster",
+            "tag:super heavy",
+            "phrase:starship booster catch",
+        ),
     ),
     Story(
         "Liam Payne",
@@ -195,8 +250,15 @@ STORIES: tuple[Story, ...] = (
             "Dodgers win Game 1 on a walk-off grand slam",
         ),
         ("Freddie Freeman", "World Series", "grand slam", "Dodgers", "MLB"),
-        ("tag:freddie freeman", "phrase:freddie freeman", "phrase:grand slam", "tag:grand slam",
-         "phrase:walk off", "tag:world series", "phrase:world series"),
+        (
+            "tag:freddie freeman",
+            "phrase:freddie freeman",
+            "phrase:grand slam",
+            "tag:grand slam",
+            "phrase:walk off",
+            "tag:world series",
+            "phrase:world series",
+        ),
     ),
     Story(
         "Dodgers win the World Series",
@@ -209,8 +271,13 @@ STORIES: tuple[Story, ...] = (
             "Dodgers fans celebrate the World Series title in LA",
         ),
         ("World Series", "Dodgers", "Yankees", "World Series champions", "MLB"),
-        ("tag:world series", "phrase:world series", "tag:world series champions", "phrase:dodgers win",
-         "phrase:dodgers world series"),
+        (
+            "tag:world series",
+            "phrase:world series",
+            "tag:world series champions",
+            "phrase:dodgers win",
+            "phrase:dodgers world series",
+        ),
     ),
     Story(
         "Halloween",
@@ -223,8 +290,14 @@ STORIES: tuple[Story, ...] = (
             "Halloween night in Greenwich Village",
         ),
         ("Halloween", "Halloween costume", "costume", "trick or treat"),
-        ("tag:halloween", "phrase:halloween costume", "tag:halloween costume", "phrase:halloween decorations",
-         "hashtag:halloween", "phrase:trick or treat"),
+        (
+            "tag:halloween",
+            "phrase:halloween costume",
+            "tag:halloween costume",
+            "phrase:halloween decorations",
+            "hashtag:halloween",
+            "phrase:trick or treat",
+        ),
         ("#halloween",),
     ),
     Story(
@@ -251,8 +324,14 @@ STORIES: tuple[Story, ...] = (
             "Inside the Trump election night party in West Palm Beach",
         ),
         ("Election 2024", "election night", "Donald Trump", "Kamala Harris", "election results"),
-        ("tag:election night", "phrase:election night", "tag:election results", "tag:election 2024",
-         "phrase:trump wins", "phrase:harris concedes"),
+        (
+            "tag:election night",
+            "phrase:election night",
+            "tag:election results",
+            "tag:election 2024",
+            "phrase:trump wins",
+            "phrase:harris concedes",
+        ),
     ),
 )
 
@@ -261,59 +340,131 @@ STORIES: tuple[Story, ...] = (
 TOPICS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
     # topic: (title templates, nouns, tags)
     "gaming": (
-        ("I built a {n} in survival", "The {n} nobody talks about", "Beating the {n} with one hand",
-         "{n} speedrun world record", "This {n} trick is broken"),
-        ("minecraft house", "redstone elevator", "final boss", "fortnite build", "roblox obby",
-         "secret base", "ender dragon", "speed bridge", "zombie farm", "hardcore world"),
+        (
+            "I built a {n} in survival",
+            "The {n} nobody talks about",
+            "Beating the {n} with one hand",
+            "{n} speedrun world record",
+            "This {n} trick is broken",
+        ),
+        (
+            "minecraft house",
+            "redstone elevator",
+            "final boss",
+            "fortnite build",
+            "roblox obby",
+            "secret base",
+            "ender dragon",
+            "speed bridge",
+            "zombie farm",
+            "hardcore world",
+        ),
         ("gaming", "minecraft", "fortnite", "roblox", "gameplay", "shorts"),
     ),
     "cooking": (
-        ("The easiest {n} you will ever make", "{n} in 60 seconds", "My grandma's {n}",
-         "Restaurant-style {n} at home", "I tried the viral {n}"),
-        ("garlic bread", "smash burger", "butter chicken", "chocolate chip cookies", "ramen hack",
-         "pasta sauce", "breakfast burrito", "apple pie", "fried rice", "pumpkin bread"),
+        (
+            "The easiest {n} you will ever make",
+            "{n} in 60 seconds",
+            "My grandma's {n}",
+            "Restaurant-style {n} at home",
+            "I tried the viral {n}",
+        ),
+        (
+            "garlic bread",
+            "smash burger",
+            "butter chicken",
+            "chocolate chip cookies",
+            "ramen hack",
+            "pasta sauce",
+            "breakfast burrito",
+            "apple pie",
+            "fried rice",
+            "pumpkin bread",
+        ),
         ("recipe", "cooking", "food", "easy recipe", "baking"),
     ),
     "comedy": (
-        ("When your {n} tries to help", "POV: your {n} finds out", "Every {n} ever",
-         "Me explaining to my {n}", "The {n} at every family dinner"),
+        (
+            "When your {n} tries to help",
+            "POV: your {n} finds out",
+            "Every {n} ever",
+            "Me explaining to my {n}",
+            "The {n} at every family dinner",
+        ),
         ("mom", "little brother", "roommate", "boss", "teacher", "gym bro", "grandpa", "best friend"),
         ("comedy", "funny", "skit", "relatable", "pov"),
     ),
     "music": (
-        ("{n} (Official Short)", "{n} live acoustic", "Singing {n} in public", "{n} but it's a cover",
-         "The story behind {n}"),
-        ("Glass Hearts", "Midnight Drive", "Paper Planes", "Golden Hour", "Neon Rain", "Last Summer",
-         "Slow Dancing", "Wildflower"),
+        (
+            "{n} (Official Short)",
+            "{n} live acoustic",
+            "Singing {n} in public",
+            "{n} but it's a cover",
+            "The story behind {n}",
+        ),
+        (
+            "Glass Hearts",
+            "Midnight Drive",
+            "Paper Planes",
+            "Golden Hour",
+            "Neon Rain",
+            "Last Summer",
+            "Slow Dancing",
+            "Wildflower",
+        ),
         ("music", "cover", "singing", "pop music", "acoustic"),
     ),
     "pets": (
-        ("My {n} learned a new trick", "{n} vs cucumber", "Rescue {n} sees snow for the first time",
-         "When the {n} hears the treat bag", "Day in the life of a {n}"),
+        (
+            "My {n} learned a new trick",
+            "{n} vs cucumber",
+            "Rescue {n} sees snow for the first time",
+            "When the {n} hears the treat bag",
+            "Day in the life of a {n}",
+        ),
         ("golden retriever", "cat", "husky", "corgi", "parrot", "bunny", "kitten", "puppy"),
         ("pets", "dog", "cat", "cute", "animals"),
     ),
     "diy": (
-        ("I restored a {n}", "Turning a {n} into art", "Fixing a {n} for $5", "{n} makeover",
-         "Building a {n} from scratch"),
+        (
+            "I restored a {n}",
+            "Turning a {n} into art",
+            "Fixing a {n} for $5",
+            "{n} makeover",
+            "Building a {n} from scratch",
+        ),
         ("rusty knife", "old dresser", "garden shed", "bike", "vintage radio", "wooden table"),
         ("diy", "restoration", "woodworking", "satisfying", "how to"),
     ),
     "fitness": (
-        ("{n} for beginners", "Fix your {n} form", "30 days of {n}", "The only {n} you need",
-         "{n} mistakes everyone makes"),
+        (
+            "{n} for beginners",
+            "Fix your {n} form",
+            "30 days of {n}",
+            "The only {n} you need",
+            "{n} mistakes everyone makes",
+        ),
         ("push ups", "squat", "deadlift", "pull ups", "core workout", "running", "stretching"),
         ("fitness", "workout", "gym", "health", "exercise"),
     ),
     "tech": (
-        ("{n} review after one month", "Don't buy the {n} yet", "{n} hidden features", "{n} vs last year",
-         "Is the {n} worth it?"),
+        (
+            "{n} review after one month",
+            "Don't buy the {n} yet",
+            "{n} hidden features",
+            "{n} vs last year",
+            "Is the {n} worth it?",
+        ),
         ("iPhone 16", "Pixel 9", "Galaxy S24", "Meta Quest 3S", "PS5 Pro", "AirPods 4"),
         ("tech", "review", "smartphone", "gadgets", "unboxing"),
     ),
     "sports": (
-        ("Best {n} of the week", "The {n} that broke the internet", "{n} you have to see",
-         "Unreal {n} from last night"),
+        (
+            "Best {n} of the week",
+            "The {n} that broke the internet",
+            "{n} you have to see",
+            "Unreal {n} from last night",
+        ),
         ("catch", "dunk", "goal", "save", "trick shot", "touchdown run", "buzzer beater"),
         ("sports", "highlights", "soccer", "basketball", "football"),
     ),
@@ -321,31 +472,98 @@ TOPICS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
 
 RECURRING: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...], tuple[int, ...], int], ...] = (
     # channel, title template, tags, topics or episode words, weekdays (0=Mon), videos per day
-    ("Jimmy Kimmel Live", "Jimmy Kimmel on {t}", ("Jimmy Kimmel", "Kimmel", "late night", "comedy", "monologue"),
-     ("the news this week", "his trip to Target", "Halloween candy", "the debate", "cable news", "Costco"),
-     (0, 1, 2, 3), 3),
-    ("The Tonight Show Starring Jimmy Fallon", "Fallon: {t}",
-     ("Jimmy Fallon", "Tonight Show", "late night", "comedy"),
-     ("Thank You Notes", "Wheel of Impressions", "Lip Sync Battle", "Hashtags", "Pros and Cons"),
-     (0, 1, 2, 3), 2),
-    ("Late Night with Seth Meyers", "A Closer Look: {t}", ("Seth Meyers", "Late Night", "A Closer Look"),
-     ("the campaign", "Congress", "the week in news", "the polls"), (0, 1, 2, 3), 1),
-    ("NBC News", "{t} | NBC News", ("NBC News", "news", "breaking news"),
-     ("Morning headlines", "Nightly News in 60 seconds", "Today's top stories"), (0, 1, 2, 3, 4, 5, 6), 3),
-    ("ABC News", "{t} | ABC News", ("ABC News", "news", "World News Tonight"),
-     ("World News Tonight headlines", "GMA first look", "Top stories"), (0, 1, 2, 3, 4, 5, 6), 2),
-    ("Beast Shorts", "I Gave {t} $10,000", ("mrbeast", "challenge", "money"),
-     ("a Stranger", "My Subscriber", "a Waiter", "a Mailman", "My Neighbor"), (0, 1, 2, 3, 4, 5, 6), 1),
-    ("Dude Perfect", "{t} Trick Shots", ("Dude Perfect", "trick shots", "sports"),
-     ("Halloween", "Backyard", "Bowling", "Golf", "Basketball"), (2, 5), 2),
-    ("Chef Matt Daily", "Day {n} of cooking until I get a Michelin star", ("cooking challenge", "chef", "Day {n}"),
-     (), (0, 1, 2, 3, 4, 5, 6), 1),
-    ("Moo Deng Cam", "Moo Deng {t}", ("Moo Deng", "pygmy hippo", "hippo", "cute animals"),
-     ("bites the zookeeper", "takes a bath", "eats watermelon", "zoomies", "naps"), (0, 1, 2, 3, 4, 5, 6), 1),
+    (
+        "Jimmy Kimmel Live",
+        "Jimmy Kimmel on {t}",
+        ("Jimmy Kimmel", "Kimmel", "late night", "comedy", "monologue"),
+        ("the news this week", "his trip to Target", "Halloween candy", "the debate", "cable news", "Costco"),
+        (0, 1, 2, 3),
+        3,
+    ),
+    (
+        "The Tonight Show Starring Jimmy Fallon",
+        "Fallon: {t}",
+        ("Jimmy Fallon", "Tonight Show", "late night", "comedy"),
+        ("Thank You Notes", "Wheel of Impressions", "Lip Sync Battle", "Hashtags", "Pros and Cons"),
+        (0, 1, 2, 3),
+        2,
+    ),
+    (
+        "Late Night with Seth Meyers",
+        "A Closer Look: {t}",
+        ("Seth Meyers", "Late Night", "A Closer Look"),
+        ("the campaign", "Congress", "the week in news", "the polls"),
+        (0, 1, 2, 3),
+        1,
+    ),
+    (
+        "NBC News",
+        "{t} | NBC News",
+        ("NBC News", "news", "breaking news"),
+        ("Morning headlines", "Nightly News in 60 seconds", "Today's top stories"),
+        (0, 1, 2, 3, 4, 5, 6),
+        3,
+    ),
+    (
+        "ABC News",
+        "{t} | ABC News",
+        ("ABC News", "news", "World News Tonight"),
+        ("World News Tonight headlines", "GMA first look", "Top stories"),
+        (0, 1, 2, 3, 4, 5, 6),
+        2,
+    ),
+    (
+        "Beast Shorts",
+        "I Gave {t} $10,000",
+        ("mrbeast", "challenge", "money"),
+        ("a Stranger", "My Subscriber", "a Waiter", "a Mailman", "My Neighbor"),
+        (0, 1, 2, 3, 4, 5, 6),
+        1,
+    ),
+    (
+        "Dude Perfect",
+        "{t} Trick Shots",
+        ("Dude Perfect", "trick shots", "sports"),
+        ("Halloween", "Backyard", "Bowling", "Golf", "Basketball"),
+        (2, 5),
+        2,
+    ),
+    (
+        "Chef Matt Daily",
+        "Day {n} of cooking until I get a Michelin star",
+        ("cooking challenge", "chef", "Day {n}"),
+        (),
+        (0, 1, 2, 3, 4, 5, 6),
+        1,
+    ),
+    (
+        "Moo Deng Cam",
+        "Moo Deng {t}",
+        ("Moo Deng", "pygmy hippo", "hippo", "cute animals"),
+        ("bites the zookeeper", "takes a bath", "eats watermelon", "zoomies", "naps"),
+        (0, 1, 2, 3, 4, 5, 6),
+        1,
+    ),
 )
 NFL_CHANNELS = ("NFL", "ESPN", "CBS Sports", "FOX Sports: NFL", "NFL on Prime Video")
-NFL_TEAMS = ("Chiefs", "Bills", "Ravens", "Eagles", "Lions", "Packers", "49ers", "Cowboys", "Steelers",
-             "Texans", "Vikings", "Commanders", "Bengals", "Falcons", "Broncos", "Chargers")
+NFL_TEAMS = (
+    "Chiefs",
+    "Bills",
+    "Ravens",
+    "Eagles",
+    "Lions",
+    "Packers",
+    "49ers",
+    "Cowboys",
+    "Steelers",
+    "Texans",
+    "Vikings",
+    "Commanders",
+    "Bengals",
+    "Falcons",
+    "Broncos",
+    "Chargers",
+)
 NFL_WEEK1 = _d(9, 5)  # the Thursday of week 1
 
 
@@ -400,8 +618,10 @@ def labelled() -> list[tuple[dict[str, Any], str | None]]:
     """The corpus with each video's story (None: not a story), in posting order."""
     rng = random.Random(SEED)
     out: list[tuple[dict[str, Any], str | None]] = []
-    channels = {topic: [f"{topic.title()} {rng.choice(string.ascii_uppercase)}{i}" for i in range(40)]
-                for topic in TOPICS}
+    channels = {
+        topic: [f"{topic.title()} {rng.choice(string.ascii_uppercase)}{i}" for i in range(40)]
+        for topic in TOPICS
+    }
     day = FIRST_DAY
     while day <= LAST_DAY:
         # ordinary trending fare
@@ -409,8 +629,18 @@ def labelled() -> list[tuple[dict[str, Any], str | None]]:
             topic = rng.choice(list(TOPICS))
             templates, nouns, tags = TOPICS[topic]
             title = rng.choice(templates).format(n=rng.choice(nouns))
-            out.append((_info(rng, rng.choice(channels[topic]), _moment(rng, day), title,
-                              rng.sample(tags, k=rng.randint(2, 4))), None))
+            out.append(
+                (
+                    _info(
+                        rng,
+                        rng.choice(channels[topic]),
+                        _moment(rng, day),
+                        title,
+                        rng.sample(tags, k=rng.randint(2, 4)),
+                    ),
+                    None,
+                )
+            )
         # recurring shows and channels
         for channel, template, tags, words, weekdays, per_day in RECURRING:
             if day.weekday() not in weekdays:
@@ -418,8 +648,14 @@ def labelled() -> list[tuple[dict[str, Any], str | None]]:
             number = (day - FIRST_DAY).days + 112
             for _ in range(per_day):
                 title = template.format(t=rng.choice(words) if words else "", n=number)
-                info = _info(rng, channel, _moment(rng, day), title, [t.format(n=number) for t in tags],
-                             f"#{number} #shorts")
+                info = _info(
+                    rng,
+                    channel,
+                    _moment(rng, day),
+                    title,
+                    [t.format(n=number) for t in tags],
+                    f"#{number} #shorts",
+                )
                 out.append((info, None))
         # NFL: every Sunday and Monday, highlights from several channels, tagged with the week
         if day.weekday() in (0, 6) and day > NFL_WEEK1:
@@ -427,15 +663,24 @@ def labelled() -> list[tuple[dict[str, Any], str | None]]:
             for channel in NFL_CHANNELS:
                 for _ in range(2 if day.weekday() == 6 else 1):
                     a, b = rng.sample(NFL_TEAMS, 2)
-                    info = _info(rng, channel, _moment(rng, day, 13, 24), f"{a} vs. {b} highlights | Week {week}",
-                                 ["NFL", "football", "highlights", f"Week {week}", a, b])
+                    info = _info(
+                        rng,
+                        channel,
+                        _moment(rng, day, 13, 24),
+                        f"{a} vs. {b} highlights | Week {week}",
+                        ["NFL", "football", "highlights", f"Week {week}", a, b],
+                    )
                     out.append((info, None))
         # the stories
         for story in STORIES:
             for _ in range(story.days.get(day, 0)):
-                channel = rng.choice(NEWS if "news" in story.tags or "weather" in story.tags else
-                                     SPORTS if "MLB" in story.tags or "NBA" in story.tags or "NFL" in story.tags
-                                     else FANS + NEWS)
+                channel = rng.choice(
+                    NEWS
+                    if "news" in story.tags or "weather" in story.tags
+                    else SPORTS
+                    if "MLB" in story.tags or "NBA" in story.tags or "NFL" in story.tags
+                    else FANS + NEWS
+                )
                 description = rng.choice(story.hashtags) if story.hashtags and rng.random() < 0.4 else ""
                 tags = rng.sample(story.tags, k=min(len(story.tags), rng.randint(2, 4)))
                 info = _info(rng, channel, _moment(rng, day), rng.choice(story.titles), tags, description)
