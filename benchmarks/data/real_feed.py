@@ -4,7 +4,7 @@ Hand-written from public facts, not scraped: the stories are the autumn-2024 US 
 (Hurricanes Helene and Milton, the vice-presidential debate, the Starship booster catch, Liam Payne's
 death, the World Series, Halloween, the election), with daily counts of newly trending videos shaped as
 such stories are (a ramp, a peak of 5-17, a tail); titles and tags as news and fan channels write them.
-Around them: ~110 videos a day of ordinary trending fare (gaming, cooking, music, pets, comedy...) from
+Around them: ~125 videos a day of ordinary trending fare (gaming, cooking, music, pets, comedy...) from
 a few hundred channels, and the recurring shows and channels that make most of a real trending feed
 and are NOT stories: late-night clips every weekday, daily news channels, NFL highlights every Sunday
 and Monday with a new "Week N" tag each week, a creator's numbered daily series, a viral hippo that
@@ -625,7 +625,7 @@ def labelled() -> list[tuple[dict[str, Any], str | None]]:
     day = FIRST_DAY
     while day <= LAST_DAY:
         # ordinary trending fare
-        for _ in range(rng.randint(95, 125)):
+        for _ in range(rng.randint(110, 140)):
             topic = rng.choice(list(TOPICS))
             templates, nouns, tags = TOPICS[topic]
             title = rng.choice(templates).format(n=rng.choice(nouns))

@@ -100,6 +100,7 @@ async def store(
     now: datetime,
     announce: bool,
     views_as_of: datetime | None = None,
+    quiet: bool = False,
 ) -> TrendRun | None:
     """Merge a run into the region's day group and record it; None when this run was stored before.
 
@@ -136,7 +137,11 @@ async def store(
             at=now,
         )
     await session.flush()
-    log.info("trend.run.completed", region=region.code, scheduled_for=iso(scheduled_for), trends=len(merged))
+    # a history of runs computed in the background logs each run at debug (the first start's welcome
+    # stays on screen) and one summary at the end
+    (log.debug if quiet else log.info)(
+        "trend.run.completed", region=region.code, scheduled_for=iso(scheduled_for), trends=len(merged)
+    )
     return run
 
 
@@ -236,7 +241,8 @@ async def run_region(
     return run
 
 
-# the first start computes this many region-local days of groups (issue 8 §6)
+# ``trend.backfill`` computes this many region-local days of groups by default (issue 8 §6); the first
+# start computes the whole backfilled catalog period instead (``trend.history``, issue 17 item 4)
 BACKFILL_DAYS = 3
 
 
@@ -307,6 +313,7 @@ async def run_planned(
     announce: Callable[[TrendRegion, datetime], bool] | None = None,
     replay_momentum: bool = False,
     on_run: OnRun | None = None,
+    quiet: bool = False,
 ) -> int:
     """Store the planned runs in time order, skipping runs stored before (by anyone: the scheduler of
     a running server included); returns the runs stored now. Each run is the scheduled run's own
@@ -337,6 +344,7 @@ async def run_planned(
                     now=now,
                     announce=announce is not None and announce(region, at),
                     views_as_of=at if replay_momentum else None,
+                    quiet=quiet,
                 )
                 if run is not None and replay_momentum:
                     await trend_momentum.replay(session, region.code, at)
@@ -349,16 +357,30 @@ async def run_planned(
     return stored
 
 
-async def backfill(db: Database, now: datetime, *, days: int, latest_only: bool = False) -> int:
+async def backfill(
+    db: Database,
+    now: datetime,
+    *,
+    days: int,
+    latest_only: bool = False,
+    replay_momentum: bool = False,
+    quiet: bool = False,
+    on_run: OnRun | None = None,
+) -> int:
     """Store the past runs of every region over the last ``days`` local days (or only each region's
     latest past run), skipping runs stored before. Backfilled runs are recorded like scheduled ones, so
-    the scheduler does not redo them, but announce nothing: their events would describe the past."""
+    the scheduler does not redo them, but announce nothing: their events would describe the past.
+    ``replay_momentum`` moves momentum through the period as it happened (``run_planned``)."""
     async with db.transaction(write=False) as session:
         regions = list(await trend_service.regions(session))
     planned: list[tuple[TrendRegion, datetime]] = []
     for region in regions:
         times = backfill_times(region.timezone, now, days if not latest_only else 2)
         planned += [(region, at) for at in (times[-1:] if latest_only else times)]
-    stored = await run_planned(db, planned, now) if planned else 0
-    log.info("trend.backfill.done", runs=stored, latest_only=latest_only)
+    stored = (
+        await run_planned(db, planned, now, replay_momentum=replay_momentum, on_run=on_run, quiet=quiet)
+        if planned
+        else 0
+    )
+    log.info("trend.backfill.done", runs=stored, latest_only=latest_only, days=days)
     return stored
