@@ -3,7 +3,7 @@
 # the background history job (every region's runs of the backfilled period). Run from the repository
 # root with the virtualenv already built: benchmarks/first_start.sh [port]. Prints one line per figure;
 # the server's output is in $DATA/../serve.out. (issue 17 item 4; results: benchmarks/results/first_start.md)
-set -u
+set -um  # job control: `make serve` gets its own process group, stopped as one at the end
 PORT=${1:-18731}
 WORK=$(mktemp -d /tmp/reelscope-first-start.XXXX)
 export REELSCOPE_DATA_DIR=$WORK/data REELSCOPE_HOST=127.0.0.1 REELSCOPE_PORT=$PORT
@@ -23,10 +23,16 @@ until sqlite3 "$REELSCOPE_DATA_DIR/reelscope.db" \
   kill -0 $pid 2>/dev/null || { echo "server exited"; exit 1; }
 done
 echo "history computed: $(echo "$(date +%s.%N) - $start" | bc) s"
+since=$(date -u -d '15 days ago' +%Y-%m-%d)
 for region in global us gb au; do
-  curl -s -H "Authorization: Bearer $key" "http://127.0.0.1:$PORT/v1/trends?region=$region&limit=100" \
-    | python3 -c "import json,sys; d=json.load(sys.stdin); print('$region', 'groups', len(d.get('data', [])), d.get('pagination', {}))" 
+  curl -s -H "Authorization: Bearer $key" "http://127.0.0.1:$PORT/v1/trends?region=$region&start_date=$since" \
+    | python3 -c "
+import collections, json, sys
+groups = json.load(sys.stdin)['data']
+rows = [t for g in groups for t in g['trends']]
+status = collections.Counter((t.get('momentum') or {}).get('status') for t in rows)
+print('$region: day groups', len(groups), 'trend rows', len(rows), 'momentum', dict(status))"
 done
-sqlite3 "$REELSCOPE_DATA_DIR/reelscope.db" "select region, count(*) from trend_runs group by region; select momentum_status, count(*) from trend_rankings group by 1" 2>/dev/null
-kill -INT $pid; wait $pid
+echo "runs per region: $(sqlite3 "$REELSCOPE_DATA_DIR/reelscope.db" "select group_concat(region || '=' || n, ' ') from (select region, count(*) n from trend_runs group by region)")"
+kill -INT -- -$pid; wait $pid
 echo "output in $WORK/serve.out"
