@@ -315,8 +315,8 @@ def _compact(text: str) -> str:
     return "".join(ch for ch in text.casefold() if ch.isalnum())
 
 
-def _display_name(named_by: Burst, members: Sequence[Burst], posts: Sequence[Post]) -> str:
-    """The name a person would give the story (ADR 0027).
+def _display_name(members: Sequence[Burst], posts: Sequence[Post]) -> tuple[str, str]:
+    """The name a person would give the story and the kind of feature that names it (ADR 0027).
 
     The words of a member feature — a hashtag, a tag and a phrase saying the same words are one name
     ('#HurricaneMilton', 'Hurricane Milton', 'hurricane milton') — carried by the most of the trend's
@@ -324,7 +324,6 @@ def _display_name(named_by: Burst, members: Sequence[Burst], posts: Sequence[Pos
     one that reads most like a name (capitalized words: 'Liam Payne' over 'music news'), then the
     longer, then the stronger. Spelled as an uploader's tag writes it when one has spaces, else as
     the captions and titles write a phrase, else as the hashtag or sound is labelled."""
-    del named_by  # the strongest preferred feature; kept as the last tie-break through the scores
     total = max(1, len({v for b in members for v in b.video_ids}))
     groups: dict[str, list[Burst]] = defaultdict(list)
     for burst in members:
@@ -349,17 +348,22 @@ def _display_name(named_by: Burst, members: Sequence[Burst], posts: Sequence[Pos
             return _spelling(phrase, posts)
         return min(group, key=lambda b: (_NAME_PREFERENCE[b.feature.kind], -b.score)).feature.label
 
+    def kind_of(group: list[Burst]) -> str:
+        kind = min((b.feature.kind for b in group), key=_NAME_PREFERENCE.__getitem__)
+        if _compact(group[0].feature.label) in written and _NAME_PREFERENCE[kind] > _NAME_PREFERENCE[TAG]:
+            return TAG
+        return kind
+
     def rank(group: list[Burst]) -> tuple[float, int, float, int, float]:
         coverage = len({v for b in group for v in b.video_ids}) / total
         text = spelled(group).lstrip("#")
         words = text.split() or [text]
         capitals = sum(w[:1].isupper() for w in words) / len(words)
-        kind = min(_NAME_PREFERENCE[b.feature.kind] for b in group)
-        if _compact(group[0].feature.label) in written:
-            kind = min(kind, _NAME_PREFERENCE[TAG])
+        kind = _NAME_PREFERENCE[kind_of(group)]
         return (-round(coverage, 1), kind, -capitals, -len(words), -max(b.score for b in group))
 
-    return spelled(min(groups.values(), key=rank))
+    best = min(groups.values(), key=rank)
+    return spelled(best), kind_of(best)
 
 
 def _spelling(phrase: str, posts: Sequence[Post]) -> str:
@@ -393,7 +397,6 @@ def detect(
         tagged = any(b.feature.kind in _LABELS for b in members)
         if not tagged and lead.z < thresholds.min_z * params.untagged_z_factor:
             continue
-        named_by = min(members, key=lambda b: (_NAME_PREFERENCE[b.feature.kind], -b.score))
         videos = sorted(
             {v for b in members for v in b.video_ids},
             key=lambda v: (-by_id[v].views, v),
@@ -402,14 +405,14 @@ def detect(
         per_platform: dict[str, int] = defaultdict(int)
         for post in member_posts:
             per_platform[post.platform] += 1
-        name = _display_name(named_by, members, member_posts)
+        name, trend_type = _display_name(members, member_posts)
         trends.append(
             DetectedTrend(
                 key=lead.feature.key,
                 feature_keys=frozenset(b.feature.key for b in members),
                 name=name,
                 description=_describe(name, members, len(videos), lead.ratio, params.recent),
-                trend_type=named_by.feature.kind,
+                trend_type=trend_type,
                 score=sum(b.score for b in members[:3]),
                 z=lead.z,
                 ratio=lead.ratio,
