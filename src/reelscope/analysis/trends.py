@@ -22,9 +22,10 @@ import math
 import re
 import statistics
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 
 from reelscope.analysis.text import normalize_hashtag, phrases
 
@@ -185,15 +186,49 @@ def features_of(post: Post, params: DetectionParams) -> list[Feature]:
     return list(found.values())
 
 
+FeaturesOf = Callable[[Post], Sequence[Feature]]
+
+
+class FeatureMemo:
+    """Features of posts computed once for many runs (a period of runs reads each post ~70 times):
+    each post's features by video id, each feature object shared. Keep one per run sequence; ``keep``
+    forgets the posts that left the window."""
+
+    def __init__(self, params: DetectionParams) -> None:
+        self.params = params
+        self._by_post: dict[str, tuple[Feature, ...]] = {}
+        self._shared: dict[str, Feature] = {}
+
+    def __len__(self) -> int:
+        return len(self._by_post)
+
+    def __call__(self, post: Post) -> Sequence[Feature]:
+        found = self._by_post.get(post.video_id)
+        if found is None:
+            shared = self._shared
+            found = tuple(shared.setdefault(f.key, f) for f in features_of(post, self.params))
+            self._by_post[post.video_id] = found
+        return found
+
+    def keep(self, video_ids: set[str]) -> None:
+        self._by_post = {v: f for v, f in self._by_post.items() if v in video_ids}
+        self._shared = {f.key: f for found in self._by_post.values() for f in found}
+
+
 def find_bursts(
-    posts: Iterable[Post], now: datetime, params: DetectionParams, thresholds: Thresholds | None = None
+    posts: Iterable[Post],
+    now: datetime,
+    params: DetectionParams,
+    thresholds: Thresholds | None = None,
+    features: FeaturesOf | None = None,
 ) -> list[Burst]:
     """Features whose recent use and views are far above their own baseline, strongest first.
 
     Without ``thresholds`` they come from the region's own volume: its videos in the recent window."""
+    if features is None:
+        features = partial(features_of, params=params)
     recent_start = now - params.recent
     baseline_start = recent_start - params.baseline
-
     week_ago_start, week_ago_end = recent_start - timedelta(days=7), now - timedelta(days=7)
     recent_videos: dict[str, set[str]] = defaultdict(set)
     recent_creators: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -208,7 +243,7 @@ def find_bursts(
         if recent_start < post.posted_at <= now:
             recent_posts += 1
             uploader = post.creator_id or post.video_id
-            for feature in features_of(post, params):
+            for feature in features(post):
                 labels.setdefault(feature.key, feature)
                 recent_videos[feature.key].add(post.video_id)
                 recent_creators[feature.key][uploader] += 1
@@ -216,7 +251,7 @@ def find_bursts(
         elif baseline_start < post.posted_at <= recent_start:
             earliest = post.posted_at if earliest is None or post.posted_at < earliest else earliest
             week_ago = week_ago_start < post.posted_at <= week_ago_end
-            for feature in features_of(post, params):
+            for feature in features(post):
                 baseline_count[feature.key] += 1
                 baseline_views[feature.key] += post.views
                 if week_ago:
@@ -381,14 +416,18 @@ def _spelling(phrase: str, posts: Sequence[Post]) -> str:
 
 
 def detect(
-    posts: Sequence[Post], now: datetime, params: DetectionParams | None = None
+    posts: Sequence[Post],
+    now: datetime,
+    params: DetectionParams | None = None,
+    features: FeaturesOf | None = None,
 ) -> list[DetectedTrend]:
-    """Named trends breaking out among ``posts`` at ``now``, strongest first."""
+    """Named trends breaking out among ``posts`` at ``now``, strongest first (``features``: a
+    ``FeatureMemo`` when many runs read the same posts)."""
     params = params or DetectionParams()
     recent_start = now - params.recent
     volume = sum(1 for p in posts if recent_start < p.posted_at <= now) / (params.recent / timedelta(days=1))
     thresholds = thresholds_for(volume, params)
-    bursts = find_bursts(posts, now, params, thresholds)
+    bursts = find_bursts(posts, now, params, thresholds, features)
     by_id = {p.video_id: p for p in posts}
     trends: list[DetectedTrend] = []
     for members in _cluster(bursts, params.containment):

@@ -17,7 +17,16 @@ from zoneinfo import ZoneInfo
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from reelscope.analysis.trends import DetectedTrend, DetectionParams, Post, Promotion, detect, promote
+from reelscope.analysis.trends import (
+    DetectedTrend,
+    DetectionParams,
+    FeatureMemo,
+    FeaturesOf,
+    Post,
+    Promotion,
+    detect,
+    promote,
+)
 from reelscope.catalog import reads as catalog_reads
 from reelscope.catalog.reads import CountryPost
 from reelscope.events import service as events_service
@@ -56,26 +65,34 @@ def window(at: datetime) -> tuple[datetime, datetime]:
     return at - PARAMS.recent - PARAMS.baseline, at
 
 
-def detect_region(region: TrendRegion, posts: Sequence[CountryPost], at: datetime) -> Detection:
+def detect_region(
+    region: TrendRegion, posts: Sequence[CountryPost], at: datetime, features: FeaturesOf | None = None
+) -> Detection:
     """Pure: detection for one region. Countries look at their own videos; ``global`` looks at all of
     them natively and promotes what two or more countries found independently (§2.5)."""
     if region.code != GLOBAL:
-        return Detection(trends=detect([p.post for p in posts if p.country == region.code], at, PARAMS))
+        return Detection(
+            trends=detect([p.post for p in posts if p.country == region.code], at, PARAMS, features)
+        )
     by_country: dict[str, list[Post]] = defaultdict(list)
     for item in posts:
         if item.country:
             by_country[item.country].append(item.post)
     country_trends = {
-        country: detect(country_posts, at, PARAMS)
+        country: detect(country_posts, at, PARAMS, features)
         for country, country_posts in by_country.items()
         if len(country_posts) >= MIN_COUNTRY_POSTS
     }
-    return Detection(trends=detect([p.post for p in posts], at, PARAMS), promotions=promote(country_trends))
+    return Detection(
+        trends=detect([p.post for p in posts], at, PARAMS, features), promotions=promote(country_trends)
+    )
 
 
-async def detect_off_loop(region: TrendRegion, posts: Sequence[CountryPost], at: datetime) -> Detection:
+async def detect_off_loop(
+    region: TrendRegion, posts: Sequence[CountryPost], at: datetime, features: FeaturesOf | None = None
+) -> Detection:
     """``detect_region`` in a worker thread, so the event loop stays free (ARCHITECTURE §5)."""
-    return await asyncio.to_thread(detect_region, region, posts, at)
+    return await asyncio.to_thread(detect_region, region, posts, at, features)
 
 
 async def load_posts(db: Database, at: datetime) -> list[CountryPost]:
@@ -325,6 +342,7 @@ async def run_planned(
     that time (``momentum.replay``): an imported history gets its momentum as it happened.
     """
     posts = PostWindow(db)
+    memo = FeatureMemo(PARAMS)  # each post's features once for the whole sequence of runs
     stored = 0
     for region, at in sorted(planned, key=lambda item: (item[1], item[0].position, item[0].code)):
         async with db.transaction(write=False) as session:
@@ -333,7 +351,10 @@ async def run_planned(
             if on_run is not None:
                 on_run(region, at, False)
             continue
-        detection = await detect_off_loop(region, await posts.at(at), at)
+        window_posts = await posts.at(at)
+        if len(memo) > 2 * len(window_posts) + 10_000:
+            memo.keep({p.post.video_id for p in window_posts})  # forget what left the window
+        detection = await detect_off_loop(region, window_posts, at, memo)
         try:
             async with db.transaction() as session:
                 run = await store(
