@@ -250,7 +250,7 @@ def _bootstrap_trends(settings: Settings, catalog_days_collected: int | None) ->
         )
         typer.echo(
             f"In the background: {older}the trend runs of the last {collection.backfill_days} days, with "
-            "momentum (about ten minutes on 2 cores; /v1/trends fills in as they land)"
+            "momentum (minutes; /v1/trends fills in as they land)"
         )
 
 
