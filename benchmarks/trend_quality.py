@@ -71,6 +71,7 @@ async def generate(start: datetime, end: datetime) -> list[CountryPost]:
                         sound_title=sound.title if sound else None,
                         sound_is_original=sound.is_original if sound else False,
                         caption=record.description or "",
+                        creator_id=record.creator.handle if record.creator else None,
                     ),
                 )
             )

@@ -12,7 +12,9 @@ from reelscope.analysis.trends import (
     detect,
     find_bursts,
     match_known,
+    min_count_for,
     promote,
+    thresholds_for,
 )
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
@@ -83,7 +85,8 @@ class TestBursts:
         assert trend.per_platform == {"tiktok": 30}
 
     def test_too_few_videos_is_not_a_trend(self) -> None:
-        assert detect([*background(), *burst("GlassSkin", 5)], NOW) == []
+        # ~40 videos a day: the minimum count is 4 (ADR 0027); the old fixed minimum was 8
+        assert detect([*background(), *burst("GlassSkin", 3)], NOW) == []
 
     def test_a_tag_at_its_usual_pace_is_not_a_burst(self) -> None:
         usual = [post(h, tags=("glassskin",), views=50_000) for h in range(1, 24 * 8, 6)]
@@ -102,11 +105,13 @@ class TestBursts:
 class TestUntagged:
     def test_a_phrase_only_burst_needs_stronger_evidence(self) -> None:
         usual = [post(24 * d + 30, caption="the velvet groove thing", views=3_000) for d in range(7)]
-        weak = [post(i / 2 + 0.1, caption="the velvet groove thing", views=30_000) for i in range(10)]
+        # 6 videos over a baseline of 1 a day: enough for a tagged trend in a feed of ~40 videos a day
+        # (ADR 0027 scales the thresholds to the region; the old fixed ones needed 10 here)
+        weak = [post(i / 2 + 0.1, caption="the velvet groove thing", views=30_000) for i in range(6)]
         assert detect([*background(), *usual, *weak], NOW) == []
         tagged = [
             post(i / 2 + 0.1, tags=("velvet",), caption="the velvet groove thing", views=30_000)
-            for i in range(10)
+            for i in range(6)
         ]
         tagged_usual = [post(24 * d + 30, tags=("velvet",), views=3_000) for d in range(7)]
         assert (
@@ -214,3 +219,72 @@ class TestUploaderTags:
         [trend] = detect([*background(), *story], NOW)
         assert (trend.name, trend.trend_type) == ("#NadineUpdate", "hashtag")
         assert {"hashtag:nadineupdate", "tag:hurricane nadine"} <= trend.feature_keys
+
+
+class TestDensity:
+    """Thresholds relative to the region's volume and each feature's own baseline (ADR 0027)."""
+
+    def test_the_minimum_count_grows_with_the_regions_volume(self) -> None:
+        params = DetectionParams()
+        assert [min_count_for(v, params) for v in (0, 20, 150, 1_000, 10_000)] == [4, 4, 5, 7, 8]
+        sparse, dense = thresholds_for(150, params), thresholds_for(10_000, params)
+        assert (dense.min_count, dense.min_z) == (params.min_count, params.min_z)
+        assert sparse.min_z < dense.min_z
+
+    def test_a_small_story_breaks_out_in_a_small_feed_not_in_a_dense_one(self) -> None:
+        story = [
+            replace(post(i * 3 + 0.5, caption=f"landfall update {i}", views=40_000), tags=("Storm Ava",))
+            for i in range(5)
+        ]
+        [trend] = detect([*background(per_day=150), *story], NOW)
+        assert (trend.name, trend.count_recent) == ("Storm Ava", 5)
+        assert detect([*background(per_day=3_000), *story], NOW) == []
+
+    def test_one_uploaders_series_is_not_a_trend(self) -> None:
+        episodes = [
+            replace(post(i + 0.5, tags=("LateShow",), views=90_000), creator_id="late-show-channel")
+            for i in range(12)
+        ]
+        assert detect([*background(), *episodes], NOW) == []
+        # the same tag from as many uploaders is a story
+        assert detect([*background(), *[replace(p, creator_id=None) for p in episodes]], NOW) != []
+
+    def test_a_baseline_shorter_than_the_window_is_scaled_to_what_it_covers(self) -> None:
+        # two days of history: 3 a day of #news, then 9 in the last day is a day like the others x3,
+        # not 21x the weekly pace
+        history = [post(24 + h * 8 + 1, tags=("news",), views=5_000) for h in range(6)]
+        today = [post(h * 2 + 0.5, tags=("news",), views=5_000) for h in range(9)]
+        recent_background = [p for p in background(days=3) if p.posted_at > NOW - timedelta(hours=72)]
+        bursts = find_bursts([*recent_background, *history, *today], NOW, DetectionParams())
+        news = [b for b in bursts if b.feature.key == "hashtag:news"]
+        assert news == [] or news[0].expected > 2.5
+
+    def test_names_read_as_written(self) -> None:
+        wave = [
+            post(i + 0.5, tags=("hurricanemilton",), caption="Hurricane Milton makes landfall", views=9_000)
+            for i in range(6)
+        ]
+        wave = [replace(p, tags=("Hurricane Milton",)) if i % 2 else p for i, p in enumerate(wave)]
+        wave = [replace(p, hashtags=("hurricanemilton",), hashtag_labels=("hurricanemilton",)) for p in wave]
+        [trend] = detect([*background(), *wave], NOW)
+        assert trend.name == "Hurricane Milton"  # the tag's spelling of the hashtag's words
+        phrase_only = [
+            post(i / 3 + 0.2, caption="Taylor Swift surprise set tonight", views=9_000) for i in range(20)
+        ]
+        [trend] = detect([*background(), *phrase_only], NOW)
+        assert trend.trend_type == "phrase"
+        assert trend.name == "Taylor Swift"  # the phrase that reads as a name, spelled as written
+
+    def test_a_weekly_fixture_is_not_a_trend(self) -> None:
+        # NFL highlights from five channels every Sunday: this Sunday is like last Sunday
+        def sunday(days_ago: int, week: int) -> list[Post]:
+            return [
+                replace(
+                    post(days_ago * 24 + 2 + i / 3, views=200_000), tags=("NFL", f"Week {week}"), creator_id=c
+                )
+                for i, c in enumerate(("nfl", "espn", "cbs", "fox", "prime") * 2)
+            ]
+
+        assert detect([*background(), *sunday(7, 4), *sunday(0, 5)], NOW) == []
+        # without last week's games the same Sunday would read as a breakout
+        assert detect([*background(), *sunday(0, 5)], NOW) != []

@@ -187,3 +187,35 @@ class TestSchedulesAndBackfill:
         async with runtime.db.transaction(write=False) as session:
             rows = (await session.execute(select(TrendRanking))).scalars().all()
         assert all(r.detected_at <= r.last_seen_at for r in rows)
+
+    async def test_serves_first_start_queues_the_whole_period_with_momentum(
+        self, runtime: Runtime, clock: ManualClock, task_context: TaskContext
+    ) -> None:
+        """issue 17 item 4: serve collects the newest days, then the history job collects the older
+        ones and computes every region's runs of the period, momentum replayed through them."""
+        stored = await trend_tasks.bootstrap(
+            runtime.db, clock.now(), history_days=14, catalog_days_collected=3, replay_momentum=True
+        )
+        assert stored == 4
+        async with runtime.db.transaction(write=False) as session:
+            history = (
+                await session.execute(select(Schedule).where(Schedule.task == "trend.backfill"))
+            ).scalar_one()
+        assert history.params == {
+            "days": 14,
+            "replay_momentum": True,
+            "older_catalog_days": 11,
+            "catalog_until_days_ago": 3,
+        }
+        # the job's own work on a shorter period (the catalog fixture holds the last 8 days)
+        result = await trend_tasks.backfill(task_context, days=2, replay_momentum=True)
+        assert result["runs"] > 0
+        async with runtime.db.transaction(write=False) as session:
+            runs = (
+                await session.execute(select(TrendRun.region, func.count()).group_by(TrendRun.region))
+            ).all()
+            statuses = {r.momentum_status for r in (await session.execute(select(TrendRanking))).scalars()}
+        assert {region for region, _ in runs} == {"global", "us", "gb", "au"}
+        assert all(n >= 3 for _, n in runs)  # three runs a day, over the days of the period
+        assert statuses - {"new"}, statuses  # momentum moved through the period
+        assert await events(runtime) == []  # past runs announce nothing

@@ -1,9 +1,17 @@
 """Trend detection: what is breaking out in a region's recent videos (ARCHITECTURE §8, spec §4.3).
 
 A run looks at the videos of one region posted in the last ``recent`` window and compares every
-feature — hashtag, uploader tag (ADR 0026), sound, caption phrase — with its own baseline over the
+feature — hashtag, uploader tag (ADR 0026), sound, caption/title phrase — with its own baseline over the
 preceding ``baseline`` window. A feature bursts when its use is well above what its baseline predicts
 (a Poisson z-score and a ratio) and its views rise with it. Bursting features that share videos are one trend.
+
+The thresholds are relative to the region's density (ADR 0027): the minimum count grows with the log of
+the region's videos per day (5 in a feed of ~150 a day, 8 from ~1,000 a day), and the z-score needed
+shrinks with it, so a story reaching 5 videos from a baseline near zero breaks out in a small national
+feed while the sandbox's ~10,000 a day keep their margin. A feature's baseline is scaled to the part of
+the baseline window the catalog actually covers (the first days of an imported history have less).
+Uploads are counted per uploader, at most ``per_creator_cap`` each: one channel's series or a
+recurring show posting many clips is not a story.
 
 Everything here is pure: plain records in, plain values out; no database, no clock.
 """
@@ -11,11 +19,13 @@ Everything here is pure: plain records in, plain values out; no database, no clo
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 
 from reelscope.analysis.text import normalize_hashtag, phrases
 
@@ -45,6 +55,8 @@ class Post:
     caption: str = ""
     # the uploader's keyword tags (yt-dlp ``tags``) as written; not hashtags (ADR 0026)
     tags: tuple[str, ...] = ()
+    # the uploader (catalog creator id); None counts the video as its own uploader
+    creator_id: str | None = None
 
 
 def tag_key(tag: str) -> str:
@@ -96,8 +108,19 @@ class DetectedTrend:
 class DetectionParams:
     recent: timedelta = timedelta(hours=24)
     baseline: timedelta = timedelta(days=7)
+    # the minimum count and z of a dense region; a sparser one scales both down (``for_volume``)
     min_count: int = 8
     min_z: float = 5.0
+    # the minimum count never goes below this, however sparse the region
+    min_count_floor: int = 4
+    # minimum count = round(volume_slope * log10(videos per day) - volume_offset), within the bounds
+    volume_slope: float = 2.5
+    volume_offset: float = 0.5
+    # one uploader's videos count at most this many times towards a feature's recent count
+    per_creator_cap: int = 2
+    # a weekly show or fixture (NFL Sundays) expects at least this share of its use in the same hours
+    # a week before
+    weekly_weight: float = 0.5
     min_ratio: float = 2.5
     min_views_ratio: float = 1.2
     # two bursts are one trend when this share of the smaller one's videos also carry the other
@@ -107,6 +130,38 @@ class DetectionParams:
     untagged_z_factor: float = 2.0
     max_trends: int = 50
     phrase_sizes: tuple[int, ...] = (2, 3)
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def series_key(key: str) -> str:
+    """A numbered label's series: 'tag:week 5' and 'tag:week 6' are 'tag:week #' (episodes, weeks)."""
+    return _DIGITS.sub("#", key)
+
+
+def min_count_for(volume_per_day: float, params: DetectionParams) -> int:
+    """The minimum recent count for a region posting ``volume_per_day`` videos a day (ADR 0027)."""
+    if volume_per_day <= 1:
+        return params.min_count_floor
+    wanted = round(params.volume_slope * math.log10(volume_per_day) - params.volume_offset)
+    return max(params.min_count_floor, min(params.min_count, wanted))
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The thresholds of one run, from its region's density."""
+
+    min_count: int
+    min_z: float
+    volume_per_day: float
+
+
+def thresholds_for(volume_per_day: float, params: DetectionParams) -> Thresholds:
+    """A sparse region's minimum count is lower; its z threshold falls in proportion, so a feature at
+    the minimum count from a baseline near zero passes in any region, as it does in a dense one."""
+    count = min_count_for(volume_per_day, params)
+    return Thresholds(count, params.min_z * count / params.min_count, volume_per_day)
 
 
 def features_of(post: Post, params: DetectionParams) -> list[Feature]:
@@ -131,43 +186,111 @@ def features_of(post: Post, params: DetectionParams) -> list[Feature]:
     return list(found.values())
 
 
-def find_bursts(posts: Iterable[Post], now: datetime, params: DetectionParams) -> list[Burst]:
-    """Features whose recent use and views are far above their own baseline, strongest first."""
+FeaturesOf = Callable[[Post], Sequence[Feature]]
+
+
+class FeatureMemo:
+    """Features of posts computed once for many runs (a period of runs reads each post ~70 times):
+    each post's features by video id, each feature object shared. Keep one per run sequence; ``keep``
+    forgets the posts that left the window."""
+
+    def __init__(self, params: DetectionParams) -> None:
+        self.params = params
+        self._by_post: dict[str, tuple[Feature, ...]] = {}
+        self._shared: dict[str, Feature] = {}
+
+    def __len__(self) -> int:
+        return len(self._by_post)
+
+    def __call__(self, post: Post) -> Sequence[Feature]:
+        found = self._by_post.get(post.video_id)
+        if found is None:
+            shared = self._shared
+            found = tuple(shared.setdefault(f.key, f) for f in features_of(post, self.params))
+            self._by_post[post.video_id] = found
+        return found
+
+    def keep(self, video_ids: set[str]) -> None:
+        self._by_post = {v: f for v, f in self._by_post.items() if v in video_ids}
+        self._shared = {f.key: f for found in self._by_post.values() for f in found}
+
+
+def find_bursts(
+    posts: Iterable[Post],
+    now: datetime,
+    params: DetectionParams,
+    thresholds: Thresholds | None = None,
+    features: FeaturesOf | None = None,
+) -> list[Burst]:
+    """Features whose recent use and views are far above their own baseline, strongest first.
+
+    Without ``thresholds`` they come from the region's own volume: its videos in the recent window."""
+    if features is None:
+        features = partial(features_of, params=params)
     recent_start = now - params.recent
     baseline_start = recent_start - params.baseline
-    scale = params.recent / params.baseline
-
+    week_ago_start, week_ago_end = recent_start - timedelta(days=7), now - timedelta(days=7)
     recent_videos: dict[str, set[str]] = defaultdict(set)
+    recent_creators: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     recent_views: dict[str, int] = defaultdict(int)
     baseline_count: dict[str, int] = defaultdict(int)
     baseline_views: dict[str, int] = defaultdict(int)
+    week_ago_count: dict[str, int] = defaultdict(int)
     labels: dict[str, Feature] = {}
+    recent_posts = 0
+    earliest: datetime | None = None
     for post in posts:
         if recent_start < post.posted_at <= now:
-            for feature in features_of(post, params):
+            recent_posts += 1
+            uploader = post.creator_id or post.video_id
+            for feature in features(post):
                 labels.setdefault(feature.key, feature)
                 recent_videos[feature.key].add(post.video_id)
+                recent_creators[feature.key][uploader] += 1
                 recent_views[feature.key] += post.views
         elif baseline_start < post.posted_at <= recent_start:
-            for feature in features_of(post, params):
+            earliest = post.posted_at if earliest is None or post.posted_at < earliest else earliest
+            week_ago = week_ago_start < post.posted_at <= week_ago_end
+            for feature in features(post):
                 baseline_count[feature.key] += 1
                 baseline_views[feature.key] += post.views
+                if week_ago:
+                    week_ago_count[feature.key] += 1
+                series = series_key(feature.key)
+                if series != feature.key:
+                    baseline_count[series] += 1
+                    if week_ago:
+                        week_ago_count[series] += 1
+    if thresholds is None:
+        thresholds = thresholds_for(recent_posts / (params.recent / timedelta(days=1)), params)
+    # the baseline is the part of its window the posts cover (a history imported a few days ago has
+    # less than a week); under one recent window it counts as one
+    covered = recent_start - earliest if earliest is not None else params.baseline
+    scale = params.recent / max(covered, params.recent)
 
     bursts: list[Burst] = []
     for key, videos in recent_videos.items():
-        count = len(videos)
-        if count < params.min_count:
+        if len(videos) < thresholds.min_count:
             continue
-        expected = baseline_count[key] * scale
+        count = sum(min(n, params.per_creator_cap) for n in recent_creators[key].values())
+        if count < thresholds.min_count:
+            continue  # one uploader's series, not a story
+        # the feature's own baseline: its mean pace, its use a week before (weekly shows), and for a
+        # numbered label ("Week 5", "Ep 45") the series' use under any number
+        series = series_key(key)
+        expected = max(
+            max(baseline_count[key], baseline_count[series]) * scale,
+            max(week_ago_count[key], week_ago_count[series]) * params.weekly_weight,
+        )
         z = (count - expected) / math.sqrt(expected + 1.0)
         ratio = (count + 1.0) / (expected + 1.0)
         views_ratio = (recent_views[key] + 1.0) / (baseline_views[key] * scale + 1.0)
-        if z < params.min_z or ratio < params.min_ratio or views_ratio < params.min_views_ratio:
+        if z < thresholds.min_z or ratio < params.min_ratio or views_ratio < params.min_views_ratio:
             continue
         bursts.append(
             Burst(
                 feature=labels[key],
-                recent_count=count,
+                recent_count=len(videos),
                 expected=expected,
                 z=z,
                 ratio=ratio,
@@ -223,21 +346,96 @@ def _describe(name: str, members: Sequence[Burst], count: int, ratio: float, win
     return text + "."
 
 
+def _compact(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def _display_name(members: Sequence[Burst], posts: Sequence[Post]) -> tuple[str, str]:
+    """The name a person would give the story and the kind of feature that names it (ADR 0027).
+
+    The words of a member feature — a hashtag, a tag and a phrase saying the same words are one name
+    ('#HurricaneMilton', 'Hurricane Milton', 'hurricane milton') — carried by the most of the trend's
+    videos (to the nearest tenth), then the preferred kind (hashtag, tag, sound, phrase), then the
+    one that reads most like a name (capitalized words: 'Liam Payne' over 'music news'), then the
+    longer, then the stronger. Spelled as an uploader's tag writes it when one has spaces, else as
+    the captions and titles write a phrase, else as the hashtag or sound is labelled."""
+    total = max(1, len({v for b in members for v in b.video_ids}))
+    groups: dict[str, list[Burst]] = defaultdict(list)
+    for burst in members:
+        groups[_compact(burst.feature.label)].append(burst)
+
+    # the uploaders' own tags on the trend's videos, bursting or not: a phrase an uploader also wrote
+    # as a tag is a label a person chose ('Squid Game'), spelled as they wrote it
+    written: dict[str, str] = {}
+    for post in posts:
+        for tag in post.tags:
+            written.setdefault(_compact(tag), " ".join(tag.split()))
+
+    def spelled(group: list[Burst]) -> str:
+        tags = [b.feature.label for b in group if b.feature.kind == TAG and " " in b.feature.label]
+        if tags:
+            return tags[0]
+        key = _compact(group[0].feature.label)
+        if " " in written.get(key, ""):
+            return written[key]
+        phrase = next((b.feature.label for b in group if b.feature.kind == PHRASE), None)
+        if phrase is not None:
+            return _spelling(phrase, posts)
+        return min(group, key=lambda b: (_NAME_PREFERENCE[b.feature.kind], -b.score)).feature.label
+
+    def kind_of(group: list[Burst]) -> str:
+        kind = min((b.feature.kind for b in group), key=_NAME_PREFERENCE.__getitem__)
+        if _compact(group[0].feature.label) in written and _NAME_PREFERENCE[kind] > _NAME_PREFERENCE[TAG]:
+            return TAG
+        return kind
+
+    def rank(group: list[Burst]) -> tuple[float, int, float, int, float]:
+        coverage = len({v for b in group for v in b.video_ids}) / total
+        text = spelled(group).lstrip("#")
+        words = text.split() or [text]
+        capitals = sum(w[:1].isupper() for w in words) / len(words)
+        kind = _NAME_PREFERENCE[kind_of(group)]
+        return (-round(coverage, 1), kind, -capitals, -len(words), -max(b.score for b in group))
+
+    best = min(groups.values(), key=rank)
+    return spelled(best), kind_of(best)
+
+
+def _spelling(phrase: str, posts: Sequence[Post]) -> str:
+    """How the captions and titles write a (case-folded) phrase most often; among equals, with most
+    capitals (titles capitalize names)."""
+    words = r"\W+".join(re.escape(w) for w in phrase.split())
+    pattern = re.compile(r"(?<!\w)" + words + r"(?!\w)", re.IGNORECASE)
+    spellings: dict[str, int] = defaultdict(int)
+    for post in posts:
+        for found in pattern.finditer(post.caption):
+            spellings[" ".join(found.group(0).split())] += 1
+    if not spellings:
+        return phrase
+    return max(spellings, key=lambda text: (spellings[text], sum(c.isupper() for c in text), text))
+
+
 def detect(
-    posts: Sequence[Post], now: datetime, params: DetectionParams | None = None
+    posts: Sequence[Post],
+    now: datetime,
+    params: DetectionParams | None = None,
+    features: FeaturesOf | None = None,
 ) -> list[DetectedTrend]:
-    """Named trends breaking out among ``posts`` at ``now``, strongest first."""
+    """Named trends breaking out among ``posts`` at ``now``, strongest first (``features``: a
+    ``FeatureMemo`` when many runs read the same posts)."""
     params = params or DetectionParams()
-    bursts = find_bursts(posts, now, params)
+    recent_start = now - params.recent
+    volume = sum(1 for p in posts if recent_start < p.posted_at <= now) / (params.recent / timedelta(days=1))
+    thresholds = thresholds_for(volume, params)
+    bursts = find_bursts(posts, now, params, thresholds, features)
     by_id = {p.video_id: p for p in posts}
     trends: list[DetectedTrend] = []
     for members in _cluster(bursts, params.containment):
         members.sort(key=lambda b: (-b.score, b.feature.key))
         lead = members[0]
         tagged = any(b.feature.kind in _LABELS for b in members)
-        if not tagged and lead.z < params.min_z * params.untagged_z_factor:
+        if not tagged and lead.z < thresholds.min_z * params.untagged_z_factor:
             continue
-        named_by = min(members, key=lambda b: (_NAME_PREFERENCE[b.feature.kind], -b.score))
         videos = sorted(
             {v for b in members for v in b.video_ids},
             key=lambda v: (-by_id[v].views, v),
@@ -246,14 +444,14 @@ def detect(
         per_platform: dict[str, int] = defaultdict(int)
         for post in member_posts:
             per_platform[post.platform] += 1
-        name = named_by.feature.label
+        name, trend_type = _display_name(members, member_posts)
         trends.append(
             DetectedTrend(
                 key=lead.feature.key,
                 feature_keys=frozenset(b.feature.key for b in members),
                 name=name,
                 description=_describe(name, members, len(videos), lead.ratio, params.recent),
-                trend_type=named_by.feature.kind,
+                trend_type=trend_type,
                 score=sum(b.score for b in members[:3]),
                 z=lead.z,
                 ratio=lead.ratio,

@@ -9,7 +9,7 @@ source costs only its own share.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -159,13 +159,22 @@ async def _store_stats(db: Database, rows: list[dict[str, Any]], earliest: datet
         await repo.note_videos_changed(session, earliest, now)  # the rollup rebuilds those days (ADR 0016)
 
 
-async def backfill(db: Database, connectors: Sequence[Connector], clock: Clock, *, days: int = 14) -> int:
-    """Fill the catalog with the last ``days`` of every feed, as if collection had been running: each
-    video counts as found at the end of the one-day window that covers its posting time (§2.3).
+async def backfill(
+    db: Database,
+    connectors: Sequence[Connector],
+    clock: Clock,
+    *,
+    days: int = 14,
+    until: datetime | None = None,
+    on_chunk: Callable[[int, int], None] | None = None,
+) -> int:
+    """Fill the catalog with the ``days`` of every feed before ``until`` (default: now), as if collection
+    had been running: each video counts as found at the end of the one-day window that covers its
+    posting time (§2.3). ``on_chunk(done, total)`` follows the progress, one call per feed window.
 
     The next window is fetched while the current one is written, so generation and storage overlap.
     """
-    now = clock.now()
+    now = until or clock.now()
     jobs: list[tuple[Connector, Platform, datetime, datetime]] = []
     start = now - timedelta(days=days)
     while start < now:
@@ -176,12 +185,14 @@ async def backfill(db: Database, connectors: Sequence[Connector], clock: Clock, 
     if not jobs:
         return 0
     pending = asyncio.create_task(_feed(jobs[0][0], jobs[0][1], jobs[0][2], jobs[0][3], result))
-    for i, (connector, platform, _since, until) in enumerate(jobs):
+    for i, (connector, platform, _since, window_end) in enumerate(jobs):
         records = await pending
         if i + 1 < len(jobs):
             nxt = jobs[i + 1]
             pending = asyncio.create_task(_feed(nxt[0], nxt[1], nxt[2], nxt[3], result))
-        await _store_feed(db, f"{connector.name}:{platform.value}", records, until, result)
+        await _store_feed(db, f"{connector.name}:{platform.value}", records, window_end, result)
+        if on_chunk is not None:
+            on_chunk(i + 1, len(jobs))
     total = sum(result.videos.values())
     log.info("catalog.backfill.done", days=days, videos=total, failures=len(result.failures))
     return total

@@ -58,7 +58,7 @@ async def posts_for_detection(session: AsyncSession, since: datetime, until: dat
     found: list[CountryPost] = []
     for row in await repository.posts_between(session, since, until):
         video_id, platform, published, views, hashtags, caption, sound_id, title, original, country = row[:10]
-        tags = row[10]
+        tags, creator_id = row[10], row[11]
         labels = tuple(str(t).lstrip("#") for t in (hashtags or []) if str(t).strip("#"))
         found.append(
             CountryPost(
@@ -75,6 +75,7 @@ async def posts_for_detection(session: AsyncSession, since: datetime, until: dat
                     sound_is_original=bool(original),
                     caption=caption or "",
                     tags=tuple(str(t) for t in (tags or []) if str(t).strip()),
+                    creator_id=creator_id,
                 ),
             )
         )

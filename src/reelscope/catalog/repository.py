@@ -388,7 +388,7 @@ async def latest_found_at(session: AsyncSession) -> datetime | None:
 
 async def posts_between(session: AsyncSession, since: datetime, until: datetime) -> Sequence[Any]:
     """Videos posted in (since, until] with what trend detection reads: (id, platform, published_at,
-    views, hashtags, description, sound id, sound title, sound is_original, country, tags).
+    views, hashtags, description, sound id, sound title, sound is_original, country, tags, creator id).
 
     The country is the feed region first (the country whose feed listed the video: it trends there,
     ADR 0026), then the creator's country, the upload region, the legacy region."""
@@ -406,6 +406,7 @@ async def posts_between(session: AsyncSession, since: datetime, until: datetime)
             Sound.is_original,
             country,
             Video.tags,
+            Video.creator_id,
         )
         .outerjoin(Creator, Creator.id == Video.creator_id)
         .outerjoin(Sound, Sound.id == Video.sound_id)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import sys
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
@@ -41,14 +43,19 @@ def _bootstrap_demo(settings: Settings) -> tuple[str, str] | None:
     return _run_admin(settings, work)
 
 
-def _print_welcome(settings: Settings, created: tuple[str, str] | None) -> None:
+def _print_welcome(settings: Settings, created: tuple[str, str] | None, log_file: Path | None) -> None:
+    """The last thing serve prints before it answers: on a first start the demo key, shown once."""
     base = f"http://{settings.host}:{settings.port}"
+    logs = f"; logs in {log_file}" if log_file is not None else ""
     if created is None:
-        console.print(f"Reelscope on {base} (data in {settings.data_dir})")
+        typer.echo(f"Reelscope on {base} (data in {settings.data_dir}{logs})")
+        # keys are shown once and stored hashed: a restart cannot show the demo key again
+        typer.echo("An API key for the demo team (shown once): reelscope admin key create --team demo")
         return
     team, api_key = created
     credits = settings.demo_team_credits
-    console.print(f"\nCreated team [bold]{team}[/] with {credits} credits. Its API key, shown once:\n")
+    typer.echo(f"\nReelscope on {base} (data in {settings.data_dir}{logs})")
+    console.print(f"Created team [bold]{team}[/] with {credits} credits. Its API key, shown once:\n")
     # plain echo: the key and the command must not be wrapped, so they can be copied whole
     typer.echo(f"  {api_key}\n")
     typer.echo("Try it:\n")
@@ -60,8 +67,12 @@ def serve(
     host: Annotated[str | None, typer.Option(help="Bind address (REELSCOPE_HOST).")] = None,
     port: Annotated[int | None, typer.Option(help="Port (REELSCOPE_PORT).")] = None,
 ) -> None:
-    """Run the API, the embedded job consumer and the scheduler in one process (the default)."""
+    """Run the API, the embedded job consumer and the scheduler in one process (the default).
+
+    On a terminal the logs go to <data dir>/serve.log (warnings also to the screen), so the welcome
+    and the first start's demo key stay on screen."""
     import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
 
     from reelscope.cli.http_server import uvicorn_options
     from reelscope.main import create_app
@@ -71,18 +82,26 @@ def serve(
         settings.host = host
     if port:
         settings.port = port
-    configure_logging(settings.log_level, json=settings.log_json)
+    log_file = settings.data_dir / "serve.log" if sys.stderr.isatty() and sys.stdout.isatty() else None
+    configure_logging(settings.log_level, json=settings.log_json, file=log_file)
     created = _bootstrap_demo(settings)
-    backfill_catalog(settings)
+    collected_days = backfill_catalog(settings, days=FIRST_START_CATALOG_DAYS)
     _prepare_read_path(settings)
-    _bootstrap_trends(settings)
-    _print_welcome(settings, created)
+    _bootstrap_trends(settings, collected_days)
+    _print_welcome(settings, created, log_file)
     from reelscope.worker.consumer import start_embedded
 
     app_ = create_app(settings)
     embedded = start_embedded(settings)
     try:
-        uvicorn.run(app_, host=settings.host, port=settings.port, **uvicorn_options(settings))
+        uvicorn.run(
+            app_,
+            host=settings.host,
+            port=settings.port,
+            # into the log file with everything else on a terminal (uvicorn's own config writes to stderr)
+            log_config=None if log_file is not None else LOGGING_CONFIG,
+            **uvicorn_options(settings),
+        )
     finally:
         embedded.stop()
 
@@ -135,8 +154,23 @@ def worker(
 # --- catalog ---------------------------------------------------------------------------------------
 
 
-def backfill_catalog(settings: Settings) -> None:
-    """On the first start of an empty catalog: 14 days of every enabled feed, so reads have data at once."""
+# serve collects this many newest days before it answers (the rest comes in the background, issue 17)
+FIRST_START_CATALOG_DAYS = 3
+
+
+def _progress() -> Any:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("{task.description:<44}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=console)
+
+
+def backfill_catalog(settings: Settings, *, days: int | None = None) -> int | None:
+    """On the first start of an empty catalog: the newest ``days`` (default: all 14) of every enabled
+    feed, so reads have data at once; returns the days collected, None when the catalog had data.
+
+    Serve collects the newest 3 days here and leaves the older ones to the first start's history job
+    (``trend.backfill``), so it answers within a minute (issue 17 item 4)."""
     import multiprocessing
     import time
     from concurrent.futures import ProcessPoolExecutor
@@ -146,40 +180,80 @@ def backfill_catalog(settings: Settings) -> None:
     from reelscope.collectors.registry import build_connectors
 
     clock = SystemClock()
+    wanted = min(days or collection.backfill_days, collection.backfill_days)
 
-    async def work(database: Database) -> int | None:
-        async with database.transaction(write=False) as session:
-            if not await catalog_service.is_empty(session):
-                return None
-        # generation runs in a second process, on the other core, while this one writes; spawned, not
-        # forked, because this process already runs the database driver's thread
-        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
-            connectors = build_connectors(settings, clock, bulk_executor=pool)
-            return await collection.backfill(database, connectors, clock, days=collection.backfill_days)
+    with _progress() as progress:
+        stage = progress.add_task(
+            f"Catalog: the newest {wanted} of {collection.backfill_days} days", total=None
+        )
 
-    started = time.monotonic()
-    with console.status("Empty catalog: collecting the last 14 days from the enabled connectors…"):
+        def advance(done: int, total: int) -> None:
+            progress.update(stage, completed=done, total=total)
+
+        async def work(database: Database) -> int | None:
+            async with database.transaction(write=False) as session:
+                if not await catalog_service.is_empty(session):
+                    return None
+            # generation runs in a second process, on the other core, while this one writes; spawned,
+            # not forked, because this process already runs the database driver's thread
+            with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+                connectors = build_connectors(settings, clock, bulk_executor=pool)
+                return await collection.backfill(database, connectors, clock, days=wanted, on_chunk=advance)
+
+        started = time.monotonic()
         count = _run_admin(settings, work)
-    if count is not None:
-        console.print(f"Catalog backfilled: {count} videos in {time.monotonic() - started:.1f}s")
+        if count is None:
+            progress.remove_task(stage)
+    if count is None:
+        return None
+    console.print(f"Catalog: {count} videos of the newest {wanted} days in {time.monotonic() - started:.1f}s")
+    return wanted
 
 
-def _bootstrap_trends(settings: Settings) -> None:
-    """Trend run schedules for every region; on the first start, each region's latest run at once."""
+def _bootstrap_trends(settings: Settings, catalog_days_collected: int | None) -> None:
+    """Trend run schedules for every region; on the first start, each region's latest run at once and
+    the runs of the whole backfilled period (momentum replayed) as a background job."""
     import time
 
+    from reelscope.catalog import collection
     from reelscope.trend import tasks as trend_tasks
 
     clock = SystemClock()
     started = time.monotonic()
+    with _progress() as progress:
+        stage = progress.add_task("Trends: each region's latest run", total=None)
 
-    async def work(database: Database) -> int:
-        return await trend_tasks.bootstrap(database, clock.now())
+        def advance(*_: object) -> None:
+            progress.update(stage, advance=1)
 
-    with console.status("Trends: scheduling region runs…"):
+        async def work(database: Database) -> int:
+            async with database.transaction(write=False) as session:
+                from reelscope.trend import service as trend_service
+
+                progress.update(stage, total=len(await trend_service.regions(session)))
+            return await trend_tasks.bootstrap(
+                database,
+                clock.now(),
+                history_days=collection.backfill_days,
+                catalog_days_collected=catalog_days_collected,
+                replay_momentum=True,
+                on_run=advance,
+            )
+
         stored = _run_admin(settings, work)
+        if not stored:
+            progress.remove_task(stage)
     if stored:
         console.print(f"Trends: {stored} region runs computed in {time.monotonic() - started:.1f}s")
+        older = (
+            f"the older {collection.backfill_days - catalog_days_collected} catalog days and "
+            if catalog_days_collected is not None and catalog_days_collected < collection.backfill_days
+            else ""
+        )
+        typer.echo(
+            f"In the background: {older}the trend runs of the last {collection.backfill_days} days, with "
+            "momentum (minutes; /v1/trends fills in as they land)"
+        )
 
 
 def _prepare_read_path(settings: Settings) -> None:
@@ -189,10 +263,13 @@ def _prepare_read_path(settings: Settings) -> None:
     from reelscope.hashtag import service as hashtag_service
 
     clock = SystemClock()
+    with _progress() as progress:
+        stage = progress.add_task("Digests and hashtag statistics", total=2)
 
-    async def work(database: Database) -> None:
-        await hashtag_service.rollup_if_stale(database, clock.now())
-        await digest_service.refresh(database, clock.now())
+        async def work(database: Database) -> None:
+            await hashtag_service.rollup_if_stale(database, clock.now())
+            progress.update(stage, advance=1)
+            await digest_service.refresh(database, clock.now())
+            progress.update(stage, advance=1)
 
-    with console.status("Preparing digests and hashtag statistics…"):
         _run_admin(settings, work)

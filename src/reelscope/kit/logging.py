@@ -4,12 +4,48 @@ from __future__ import annotations
 
 import logging
 import sys
+from pathlib import Path
+from typing import Any, TextIO
 
 import structlog
 
 
-def configure_logging(level: str = "info", *, json: bool = False) -> None:
-    logging.basicConfig(format="%(message)s", stream=sys.stderr, level=level.upper())
+class _FileAndScreen:
+    """A structlog logger writing every line to a file and warnings and worse to stderr too."""
+
+    def __init__(self, file: TextIO) -> None:
+        self._file = file
+
+    def msg(self, message: str) -> None:
+        self._file.write(message + "\n")
+        self._file.flush()
+
+    debug = info = msg
+
+    def warning(self, message: str) -> None:
+        self.msg(message)
+        sys.stderr.write(message + "\n")
+
+    warn = error = err = critical = exception = fatal = warning
+
+
+def configure_logging(level: str = "info", *, json: bool = False, file: Path | None = None) -> None:
+    """Logs on stderr (std logging) and stdout (structlog); with ``file``, every line goes to that file
+    and only warnings and worse to the screen (``serve`` on a terminal, issue 17: its welcome and demo
+    key stay on screen)."""
+    logger_factory: Any = structlog.PrintLoggerFactory()
+    if file is None:
+        logging.basicConfig(format="%(message)s", stream=sys.stderr, level=level.upper())
+    else:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        handle = file.open("a", encoding="utf-8")
+        to_file = logging.StreamHandler(handle)
+        to_screen = logging.StreamHandler(sys.stderr)
+        to_screen.setLevel(logging.WARNING)
+        logging.basicConfig(
+            format="%(message)s", handlers=[to_file, to_screen], level=level.upper(), force=True
+        )
+        logger_factory = lambda *_args: _FileAndScreen(handle)  # noqa: E731
     renderer: structlog.types.Processor = (
         structlog.processors.JSONRenderer() if json else structlog.dev.ConsoleRenderer(colors=False)
     )
@@ -22,6 +58,7 @@ def configure_logging(level: str = "info", *, json: bool = False) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
+        logger_factory=logger_factory,
         cache_logger_on_first_use=True,
     )
 

@@ -17,7 +17,16 @@ from zoneinfo import ZoneInfo
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from reelscope.analysis.trends import DetectedTrend, DetectionParams, Post, Promotion, detect, promote
+from reelscope.analysis.trends import (
+    DetectedTrend,
+    DetectionParams,
+    FeatureMemo,
+    FeaturesOf,
+    Post,
+    Promotion,
+    detect,
+    promote,
+)
 from reelscope.catalog import reads as catalog_reads
 from reelscope.catalog.reads import CountryPost
 from reelscope.events import service as events_service
@@ -56,26 +65,34 @@ def window(at: datetime) -> tuple[datetime, datetime]:
     return at - PARAMS.recent - PARAMS.baseline, at
 
 
-def detect_region(region: TrendRegion, posts: Sequence[CountryPost], at: datetime) -> Detection:
+def detect_region(
+    region: TrendRegion, posts: Sequence[CountryPost], at: datetime, features: FeaturesOf | None = None
+) -> Detection:
     """Pure: detection for one region. Countries look at their own videos; ``global`` looks at all of
     them natively and promotes what two or more countries found independently (§2.5)."""
     if region.code != GLOBAL:
-        return Detection(trends=detect([p.post for p in posts if p.country == region.code], at, PARAMS))
+        return Detection(
+            trends=detect([p.post for p in posts if p.country == region.code], at, PARAMS, features)
+        )
     by_country: dict[str, list[Post]] = defaultdict(list)
     for item in posts:
         if item.country:
             by_country[item.country].append(item.post)
     country_trends = {
-        country: detect(country_posts, at, PARAMS)
+        country: detect(country_posts, at, PARAMS, features)
         for country, country_posts in by_country.items()
         if len(country_posts) >= MIN_COUNTRY_POSTS
     }
-    return Detection(trends=detect([p.post for p in posts], at, PARAMS), promotions=promote(country_trends))
+    return Detection(
+        trends=detect([p.post for p in posts], at, PARAMS, features), promotions=promote(country_trends)
+    )
 
 
-async def detect_off_loop(region: TrendRegion, posts: Sequence[CountryPost], at: datetime) -> Detection:
+async def detect_off_loop(
+    region: TrendRegion, posts: Sequence[CountryPost], at: datetime, features: FeaturesOf | None = None
+) -> Detection:
     """``detect_region`` in a worker thread, so the event loop stays free (ARCHITECTURE §5)."""
-    return await asyncio.to_thread(detect_region, region, posts, at)
+    return await asyncio.to_thread(detect_region, region, posts, at, features)
 
 
 async def load_posts(db: Database, at: datetime) -> list[CountryPost]:
@@ -100,6 +117,7 @@ async def store(
     now: datetime,
     announce: bool,
     views_as_of: datetime | None = None,
+    quiet: bool = False,
 ) -> TrendRun | None:
     """Merge a run into the region's day group and record it; None when this run was stored before.
 
@@ -136,7 +154,11 @@ async def store(
             at=now,
         )
     await session.flush()
-    log.info("trend.run.completed", region=region.code, scheduled_for=iso(scheduled_for), trends=len(merged))
+    # a history of runs computed in the background logs each run at debug (the first start's welcome
+    # stays on screen) and one summary at the end
+    (log.debug if quiet else log.info)(
+        "trend.run.completed", region=region.code, scheduled_for=iso(scheduled_for), trends=len(merged)
+    )
     return run
 
 
@@ -236,7 +258,8 @@ async def run_region(
     return run
 
 
-# the first start computes this many region-local days of groups (issue 8 §6)
+# ``trend.backfill`` computes this many region-local days of groups by default (issue 8 §6); the first
+# start computes the whole backfilled catalog period instead (``trend.history``, issue 17 item 4)
 BACKFILL_DAYS = 3
 
 
@@ -307,6 +330,7 @@ async def run_planned(
     announce: Callable[[TrendRegion, datetime], bool] | None = None,
     replay_momentum: bool = False,
     on_run: OnRun | None = None,
+    quiet: bool = False,
 ) -> int:
     """Store the planned runs in time order, skipping runs stored before (by anyone: the scheduler of
     a running server included); returns the runs stored now. Each run is the scheduled run's own
@@ -318,6 +342,7 @@ async def run_planned(
     that time (``momentum.replay``): an imported history gets its momentum as it happened.
     """
     posts = PostWindow(db)
+    memo = FeatureMemo(PARAMS)  # each post's features once for the whole sequence of runs
     stored = 0
     for region, at in sorted(planned, key=lambda item: (item[1], item[0].position, item[0].code)):
         async with db.transaction(write=False) as session:
@@ -326,7 +351,10 @@ async def run_planned(
             if on_run is not None:
                 on_run(region, at, False)
             continue
-        detection = await detect_off_loop(region, await posts.at(at), at)
+        window_posts = await posts.at(at)
+        if len(memo) > 2 * len(window_posts) + 10_000:
+            memo.keep({p.post.video_id for p in window_posts})  # forget what left the window
+        detection = await detect_off_loop(region, window_posts, at, memo)
         try:
             async with db.transaction() as session:
                 run = await store(
@@ -337,6 +365,7 @@ async def run_planned(
                     now=now,
                     announce=announce is not None and announce(region, at),
                     views_as_of=at if replay_momentum else None,
+                    quiet=quiet,
                 )
                 if run is not None and replay_momentum:
                     await trend_momentum.replay(session, region.code, at)
@@ -349,16 +378,30 @@ async def run_planned(
     return stored
 
 
-async def backfill(db: Database, now: datetime, *, days: int, latest_only: bool = False) -> int:
+async def backfill(
+    db: Database,
+    now: datetime,
+    *,
+    days: int,
+    latest_only: bool = False,
+    replay_momentum: bool = False,
+    quiet: bool = False,
+    on_run: OnRun | None = None,
+) -> int:
     """Store the past runs of every region over the last ``days`` local days (or only each region's
     latest past run), skipping runs stored before. Backfilled runs are recorded like scheduled ones, so
-    the scheduler does not redo them, but announce nothing: their events would describe the past."""
+    the scheduler does not redo them, but announce nothing: their events would describe the past.
+    ``replay_momentum`` moves momentum through the period as it happened (``run_planned``)."""
     async with db.transaction(write=False) as session:
         regions = list(await trend_service.regions(session))
     planned: list[tuple[TrendRegion, datetime]] = []
     for region in regions:
         times = backfill_times(region.timezone, now, days if not latest_only else 2)
         planned += [(region, at) for at in (times[-1:] if latest_only else times)]
-    stored = await run_planned(db, planned, now) if planned else 0
-    log.info("trend.backfill.done", runs=stored, latest_only=latest_only)
+    stored = (
+        await run_planned(db, planned, now, replay_momentum=replay_momentum, on_run=on_run, quiet=quiet)
+        if planned
+        else 0
+    )
+    log.info("trend.backfill.done", runs=stored, latest_only=latest_only, days=days)
     return stored

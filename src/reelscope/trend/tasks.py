@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from huey import crontab
@@ -90,31 +90,79 @@ async def ensure_run_schedules(ctx: TaskContext) -> dict[str, int]:
 
 
 @task("trend.backfill")
-async def backfill(ctx: TaskContext, *, days: int = trend_runs.BACKFILL_DAYS, **_: Any) -> dict[str, int]:
-    """First start: the groups of the last few region-local days (runs stored already are skipped)."""
-    stored = await trend_runs.backfill(ctx.db, ctx.now(), days=days)
+async def backfill(
+    ctx: TaskContext,
+    *,
+    days: int = trend_runs.BACKFILL_DAYS,
+    replay_momentum: bool = False,
+    older_catalog_days: int = 0,
+    catalog_until_days_ago: int = 0,
+    **_: Any,
+) -> dict[str, int]:
+    """The groups of the last ``days`` region-local days (runs stored already are skipped).
+
+    The first start (``bootstrap``) queues it for the whole backfilled period with momentum replayed,
+    after first collecting the ``older_catalog_days`` of the catalog that end ``catalog_until_days_ago``
+    days ago (serve collects only the newest days before it answers, issue 17 item 4). Hashtag
+    statistics and digests are refreshed once the older days are in. Each run logs at debug: one line
+    at the end says what was done."""
+    now = ctx.now()
+    collected = 0
+    if older_catalog_days > 0:
+        from reelscope.catalog import collection
+        from reelscope.digest import service as digest_service
+        from reelscope.hashtag import service as hashtag_service
+
+        collected = await collection.backfill(
+            ctx.db,
+            build_connectors(ctx.settings, ctx.clock),
+            ctx.clock,
+            days=older_catalog_days,
+            until=now - timedelta(days=catalog_until_days_ago),
+        )
+        await hashtag_service.rollup(ctx.db, now)
+        await digest_service.refresh(ctx.db, now)
+    stored = await trend_runs.backfill(ctx.db, now, days=days, replay_momentum=replay_momentum, quiet=True)
+    result = {"runs": stored, "videos": collected}
     if ctx.job is not None:
         async with ctx.db.transaction() as session:
-            await ctx.complete(session, {"runs": stored})
-    return {"runs": stored}
+            await ctx.complete(session, result)
+    return result
 
 
-async def bootstrap(db: Database, now: datetime) -> int:
+async def bootstrap(
+    db: Database,
+    now: datetime,
+    *,
+    history_days: int = trend_runs.BACKFILL_DAYS,
+    catalog_days_collected: int | None = None,
+    replay_momentum: bool = False,
+    on_run: trend_runs.OnRun | None = None,
+) -> int:
     """At every start: run schedules for every region. On the first start (no trend group yet): the latest
-    run of each region now, so the endpoints have data at once, and the rest of the backfill window as a
-    job the embedded worker picks up within seconds. Returns the runs stored now."""
+    run of each region now, so the endpoints have data at once, and the runs of the last
+    ``history_days`` local days (with momentum replayed through them) as a job the embedded worker picks
+    up within seconds — after collecting the older catalog days when serve collected only the newest
+    ``catalog_days_collected``. Returns the runs stored now."""
     async with db.transaction() as session:
         await ensure_schedules(session, now)
         first_start = await repository.groups_count(session) == 0
     if not first_start:
         return 0
-    stored = await trend_runs.backfill(db, now, days=1, latest_only=True)
+    stored = await trend_runs.backfill(db, now, days=1, latest_only=True, on_run=on_run)
+    params: dict[str, Any] = {"days": history_days, "replay_momentum": replay_momentum}
+    if catalog_days_collected is not None and catalog_days_collected < history_days:
+        params |= {
+            "older_catalog_days": history_days - catalog_days_collected,
+            "catalog_until_days_ago": catalog_days_collected,
+        }
     async with db.transaction() as session:
         await schedules_service.create(
             session,
             task="trend.backfill",
             job_type="trend_backfill",
             cadence="once",
+            params=params,
             at=now,
             first_run_at=now,
         )
