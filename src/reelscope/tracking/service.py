@@ -355,9 +355,13 @@ def _day(value: str | None, name: str) -> date | None:
     if value is None:
         return None
     try:
-        return date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except ValueError:
         raise InvalidDateRange(f"{name} must be a date in YYYY-MM-DD format") from None
+    if day == date.max:
+        # the window ends at the next midnight, which no date can hold: out of range, not a 500
+        raise InvalidDateRange(f"{name} must be before {date.max.isoformat()}")
+    return day
 
 
 def snapshot_out(row: TrackingSnapshotRow) -> SnapshotOut:
