@@ -15,6 +15,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, or_, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.collectors.base import Connector, ConnectorError
@@ -152,9 +153,16 @@ async def _ensure_new(
 
 
 async def _start(session: AsyncSession, item: TrackedItem, now: datetime) -> TrackedItem:
-    """The item, its cycle schedule, and its first cycle now (paid by the creation charge)."""
-    session.add(item)
-    await session.flush()
+    """The item, its cycle schedule, and its first cycle now (paid by the creation charge).
+
+    ``_ensure_new`` cannot see a simultaneous request's item before it commits: the unique constraint
+    decides, inside a savepoint so the loser's request turns into a 409 ``conflict`` (§7), not a 500."""
+    try:
+        async with session.begin_nested():
+            session.add(item)
+            await session.flush()
+    except IntegrityError:
+        raise Conflict(f"This {item.kind} is already tracked") from None
     await schedules_service.create(
         session,
         task=CYCLE_TASK,
