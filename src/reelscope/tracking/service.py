@@ -480,10 +480,6 @@ def cadence_of(item_id: str, published: Sequence[datetime]) -> Cadences:
     )
 
 
-async def cycle_jobs(session: AsyncSession, item_id: str) -> Sequence[Job]:
-    return await jobs_service.for_resource(session, RESOURCE, item_id)
-
-
 # --- deep post collection --------------------------------------------------------------------------
 
 COLLECT_TASK = "tracking.collect_posts"
