@@ -195,6 +195,7 @@ async def run_lookup(ctx: TaskContext, *, run_id: str) -> dict[str, Any]:
         async with ctx.db.transaction() as session:
             current = await repository.run_for_update(session, run_id)
             if current is not None and current.status == PROCESSING:
+                await ctx.hold(session)  # a lost attempt (the job expired meanwhile) announces nothing
                 await _fail(session, current, ctx.job.id, error, ctx.now())
         log.info("lookup.failed", run_id=run_id, code=exc.code)
         raise JobFailed(exc.code, exc.message, retry=False) from exc
@@ -237,6 +238,8 @@ async def video_outlier(
         error = {"code": exc.code, "message": exc.message}
         now = ctx.now()
         async with ctx.db.transaction() as session:
+            # an attempt that lost the job (its lease reclaimed, the job expired) announces nothing
+            await ctx.hold(session)
             await usage.refund(session, job.team_id, job.charged_credits, f"job:{job.id}", now)
             payload = LookupCompleted(
                 run_id=job.id,
