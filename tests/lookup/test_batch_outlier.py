@@ -146,7 +146,7 @@ class TestVideoOutlier:
         median = sorted(creator_views)[24:26]
         assert data["result"]["median_views"] == sum(median) / 2
         assert data["result"]["outlier_ratio"] == pytest.approx(views / (sum(median) / 2), rel=1e-3)
-        assert data["result"]["is_outlier"] == (views / (sum(median) / 2) >= 3)
+        assert data["result"]["is_outlier"] == (views / (sum(median) / 2) > 3)
 
     async def test_results_are_kept_24_hours_then_404(
         self, client: httpx.AsyncClient, team: TeamKey, clock: ManualClock, video: tuple[str, int, list[int]]

@@ -394,5 +394,5 @@ def video_outlier_result(
         "outlier_ratio": round(scored.outlier_ratio, 4) if scored else None,
         "weighted_score": round(scored.weighted_score, 4) if scored else None,
         "threshold": threshold,
-        "is_outlier": bool(scored and scored.outlier_ratio >= threshold),
+        "is_outlier": bool(scored and scored.outlier_ratio > threshold),  # as find_outliers: strictly over
     }
