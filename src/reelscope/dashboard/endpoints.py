@@ -49,7 +49,7 @@ async def get_dashboard(token: str, request: Request) -> HTMLResponse:
             )
         ).scalars()
         outliers = [tracking_service.post_out(post).model_dump() for post in posts]
-        cadence = await tracking_service.posting_cadence(session, item)
+        cadence = await tracking_service.posting_cadence(session, item, now)
         audience = None
         if item.kind == tracking_service.CREATOR:
             latest = await audience_service.part(session, item, "geography", now)

@@ -7,9 +7,6 @@ and a job for the first cycle, which the creation charge pays for.
 
 from __future__ import annotations
 
-import itertools
-import statistics
-from collections import Counter
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -18,6 +15,7 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from reelscope.analysis import cadence
 from reelscope.collectors.base import Connector, ConnectorError
 from reelscope.collectors.base import NotFound as SourceNotFound
 from reelscope.dashboard.links import Links
@@ -58,7 +56,6 @@ CYCLE_TASK = "tracking.cycle"
 # §2.6 pending_jobs type of a cycle (its report)
 CYCLE_JOB_TYPE = "tracking_report"
 CYCLE_EVENT = "tracking.cycle.completed"
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 def path_of(item: TrackedItem) -> str:
@@ -455,28 +452,27 @@ def post_out(row: TrackedPost) -> PostOut:
     )
 
 
-async def posting_cadence(session: AsyncSession, item: TrackedItem) -> Cadences:
-    stmt = select(TrackedPost.published_at).where(TrackedPost.item_id == item.id)
-    published = sorted(as_utc(at) for at in (await session.execute(stmt)).scalars())
-    return cadence_of(item.id, published)
+async def posting_cadence(session: AsyncSession, item: TrackedItem, now: datetime) -> Cadences:
+    stmt = select(TrackedPost.published_at).where(
+        TrackedPost.item_id == item.id, TrackedPost.team_id == item.team_id
+    )
+    return cadence_of(item.id, list((await session.execute(stmt)).scalars()), now)
 
 
-def cadence_of(item_id: str, published: Sequence[datetime]) -> Cadences:
-    """Posting rhythm over the posts seen: per week, gaps between posts, UTC weekday and hour."""
-    gaps = [(b - a).total_seconds() / 3600 for a, b in itertools.pairwise(published)]
-    span_weeks = (published[-1] - published[0]).total_seconds() / (7 * 86400) if len(published) > 1 else 0
-    weekdays = Counter(WEEKDAYS[at.weekday()] for at in published)
-    hours = Counter(f"{at.hour:02d}" for at in published)
+def cadence_of(item_id: str, published: Sequence[datetime], now: datetime) -> Cadences:
+    """Posting rhythm over the posts seen (``analysis/cadence.py``, the lookups' formula): per week since
+    the first of them, gaps between posts, UTC weekday and hour."""
+    found = cadence.posting_cadence(published, now)
     return Cadences(
         tracking_id=item_id,
-        posts_analyzed=len(published),
-        first_post_at=iso(published[0]) if published else None,
-        last_post_at=iso(published[-1]) if published else None,
-        posts_per_week=round(len(published) / span_weeks, 2) if span_weeks > 0 else None,
-        average_gap_hours=round(statistics.fmean(gaps), 2) if gaps else None,
-        median_gap_hours=round(statistics.median(gaps), 2) if gaps else None,
-        by_weekday={day: weekdays.get(day, 0) for day in WEEKDAYS},
-        by_hour={f"{hour:02d}": hours.get(f"{hour:02d}", 0) for hour in range(24)},
+        posts_analyzed=found.posts_analyzed,
+        first_post_at=iso(found.first_post_at),
+        last_post_at=iso(found.last_post_at),
+        posts_per_week=found.posts_per_week,
+        average_gap_hours=found.average_gap_hours,
+        median_gap_hours=found.median_gap_hours,
+        by_weekday=found.by_weekday,
+        by_hour={f"{hour:02d}": n for hour, n in found.by_hour.items()},
     )
 
 
