@@ -12,6 +12,7 @@ from fastapi import Depends, Query, Response
 
 from reelscope.audience import service as audience_service
 from reelscope.audience.schemas import AudienceJobOut, AudiencePart
+from reelscope.collectors.registry import connector_for
 from reelscope.contract import CallDep, ClockDep, PrincipalDep, RuntimeDep, SessionDep, v1_router
 from reelscope.dashboard.links import Links, links_for
 from reelscope.kit.pagination import Page
@@ -33,7 +34,6 @@ from reelscope.tracking.schemas import (
     TrackingUpdate,
     TrackVideo,
 )
-from reelscope.tracking.sources import connector_for
 
 router = v1_router(prefix="/tracking", tags=["tracking"])
 

@@ -7,17 +7,17 @@ and a job for the first cycle, which the creation charge pays for.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.analysis import cadence
-from reelscope.collectors.base import Connector, ConnectorError
-from reelscope.collectors.base import NotFound as SourceNotFound
+from reelscope.collectors.base import Connector
+from reelscope.collectors.guard import NOT_FOUND, SourceFailed, guarded
 from reelscope.dashboard.links import Links
 from reelscope.events.schemas import TrackingSnapshot
 from reelscope.kit.clock import as_utc, iso
@@ -48,6 +48,8 @@ from reelscope.tracking.schemas import (
 )
 from reelscope.worker.jobs import service as jobs_service
 from reelscope.worker.schedules import service as schedules_service
+
+T = TypeVar("T")
 
 CREATOR, VIDEO = "creator", "video"
 ACTIVE, PAUSED = "active", "paused"
@@ -83,12 +85,9 @@ async def create_creator(
 ) -> TrackedItem:
     handle = normalize_handle(body.handle)
     await _ensure_new(session, team_id, CREATOR, body.platform, handle.lower())
-    try:
-        record = await connector.creator(body.platform, handle)
-    except SourceNotFound:
-        raise NotFound(f"No {body.platform.value} creator @{handle}") from None
-    except ConnectorError as exc:
-        raise UpstreamError(f"The {body.platform.value} source failed: {exc}") from None
+    record = await _read(
+        connector.creator(body.platform, handle), f"No {body.platform.value} creator @{handle}"
+    )
     item = _new_item(
         team_id, CREATOR, body.platform, record.handle.lower(), body.cadence, now,
         handle=record.handle, title=record.display_name,
@@ -101,18 +100,26 @@ async def create_video(
 ) -> TrackedItem:
     video_id = body.video_id.strip()
     await _ensure_new(session, team_id, VIDEO, body.platform, video_id)
-    try:
-        record = await connector.video(body.platform, video_id)
-    except SourceNotFound:
-        raise NotFound(f"No {body.platform.value} video {video_id}") from None
-    except ConnectorError as exc:
-        raise UpstreamError(f"The {body.platform.value} source failed: {exc}") from None
+    record = await _read(
+        connector.video(body.platform, video_id), f"No {body.platform.value} video {video_id}"
+    )
     item = _new_item(
         team_id, VIDEO, body.platform, video_id, body.cadence, now,
         video_id=video_id, video_url=record.url, title=record.description,
         handle=record.creator.handle if record.creator else None,
     )  # fmt: skip
     return await _start(session, item, now)
+
+
+async def _read(call: Awaitable[T], missing: str) -> T:
+    """A creation's check of its target: 404 ``missing`` when it does not exist, 502 when the source fails
+    (collectors/guard.py: the vendor's text stays in the logs, not in the body)."""
+    try:
+        return await guarded(call)
+    except SourceFailed as failure:
+        if failure.code == NOT_FOUND:
+            raise NotFound(missing) from None
+        raise UpstreamError(failure.message) from failure
 
 
 def _new_item(
