@@ -8,6 +8,7 @@ and a job for the first cycle, which the creation charge pays for.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, TypeVar
 
@@ -231,7 +232,7 @@ async def list_items(
         .limit(query.limit)
     )
     items = list((await session.execute(stmt)).scalars())
-    next_runs = await _next_runs(session, [item.id for item in items])
+    next_runs = await _next_runs(session, team_id, [item.id for item in items])
     return Page(
         data=[render(item, next_runs.get(item.id), links) for item in items],
         pagination=Pagination.of(query, int(total)),
@@ -239,7 +240,7 @@ async def list_items(
 
 
 async def detail(session: AsyncSession, item: TrackedItem, now: datetime, links: Links) -> TrackedDetail:
-    next_runs = await _next_runs(session, [item.id])
+    next_runs = await _next_runs(session, item.team_id, [item.id])
     state = await jobs_service.envelope(session, RESOURCE, item.id, now=now, team_id=item.team_id)
     return TrackedDetail(
         **render(item, next_runs.get(item.id), links).model_dump(),
@@ -248,11 +249,16 @@ async def detail(session: AsyncSession, item: TrackedItem, now: datetime, links:
     )
 
 
-async def _next_runs(session: AsyncSession, item_ids: Sequence[str]) -> dict[str, datetime | None]:
+async def _next_runs(
+    session: AsyncSession, team_id: str, item_ids: Sequence[str]
+) -> dict[str, datetime | None]:
     if not item_ids:
         return {}
     stmt = select(Schedule.resource_id, Schedule.next_run_at, Schedule.is_active).where(
-        Schedule.resource_type == RESOURCE, Schedule.resource_id.in_(item_ids), Schedule.task == CYCLE_TASK
+        Schedule.team_id == team_id,
+        Schedule.resource_type == RESOURCE,
+        Schedule.resource_id.in_(item_ids),
+        Schedule.task == CYCLE_TASK,
     )
     return {
         str(resource_id): (next_run if active else None)
@@ -319,17 +325,26 @@ async def update(
 
 async def remove(session: AsyncSession, item: TrackedItem) -> None:
     """Stop tracking: the schedule, snapshots and posts go with the item."""
+    team = item.team_id
     await session.execute(
-        delete(Schedule).where(Schedule.resource_type == RESOURCE, Schedule.resource_id == item.id)
+        delete(Schedule).where(
+            Schedule.team_id == team, Schedule.resource_type == RESOURCE, Schedule.resource_id == item.id
+        )
     )
-    await session.execute(delete(TrackingSnapshotRow).where(TrackingSnapshotRow.item_id == item.id))
-    await session.execute(delete(TrackedPost).where(TrackedPost.item_id == item.id))
+    await session.execute(
+        delete(TrackingSnapshotRow).where(
+            TrackingSnapshotRow.team_id == team, TrackingSnapshotRow.item_id == item.id
+        )
+    )
+    await session.execute(
+        delete(TrackedPost).where(TrackedPost.team_id == team, TrackedPost.item_id == item.id)
+    )
     await session.delete(item)
 
 
 async def _schedule(session: AsyncSession, item: TrackedItem) -> Schedule | None:
     for schedule in await schedules_service.for_resource(session, RESOURCE, item.id):
-        if schedule.task == CYCLE_TASK:
+        if schedule.task == CYCLE_TASK and schedule.team_id == item.team_id:
             return schedule
     return None
 
@@ -344,7 +359,7 @@ async def set_schedule_active(session: AsyncSession, item: TrackedItem, active: 
 
 
 async def snapshots(session: AsyncSession, item: TrackedItem, query: SnapshotsQuery) -> SnapshotList:
-    where = [TrackingSnapshotRow.item_id == item.id]
+    where = [TrackingSnapshotRow.team_id == item.team_id, TrackingSnapshotRow.item_id == item.id]
     start, end = _day(query.start_date, "start_date"), _day(query.end_date, "end_date")
     if start is not None and end is not None and start > end:
         raise InvalidDateRange("start_date must not be after end_date")
@@ -389,7 +404,7 @@ def snapshot_out(row: TrackingSnapshotRow) -> SnapshotOut:
 async def report(session: AsyncSession, item: TrackedItem) -> ReportOut:
     stmt = (
         select(TrackingSnapshotRow)
-        .where(TrackingSnapshotRow.item_id == item.id)
+        .where(TrackingSnapshotRow.team_id == item.team_id, TrackingSnapshotRow.item_id == item.id)
         .order_by(TrackingSnapshotRow.taken_at.desc())
         .limit(1)
     )
@@ -404,7 +419,7 @@ async def report(session: AsyncSession, item: TrackedItem) -> ReportOut:
 
 
 async def posts(session: AsyncSession, item: TrackedItem, query: PostsQuery) -> Page[PostOut]:
-    where = [TrackedPost.item_id == item.id]
+    where = [TrackedPost.team_id == item.team_id, TrackedPost.item_id == item.id]
     total = (await session.execute(select(func.count()).select_from(TrackedPost).where(*where))).scalar_one()
     order = (
         (TrackedPost.views.desc(), TrackedPost.id)
@@ -429,7 +444,9 @@ async def posts(session: AsyncSession, item: TrackedItem, query: PostsQuery) -> 
 
 async def post(session: AsyncSession, item: TrackedItem, post_id: str) -> PostOut:
     stmt = select(TrackedPost).where(
-        TrackedPost.item_id == item.id, or_(TrackedPost.id == post_id, TrackedPost.external_id == post_id)
+        TrackedPost.team_id == item.team_id,
+        TrackedPost.item_id == item.id,
+        or_(TrackedPost.id == post_id, TrackedPost.external_id == post_id),
     )
     row = (await session.execute(stmt.limit(1))).scalar_one_or_none()
     if row is None:
@@ -483,6 +500,51 @@ def cadence_of(item_id: str, published: Sequence[datetime], now: datetime) -> Ca
     )
 
 
+# --- the dashboard page (dashboard/endpoints.py renders it) ----------------------------------------
+
+DASHBOARD_SNAPSHOTS = 365
+DASHBOARD_OUTLIERS = 20
+
+
+@dataclass(frozen=True)
+class DashboardData:
+    item: TrackedItem
+    snapshots: list[tuple[datetime, dict[str, Any]]]  # oldest first
+    outliers: list[PostOut]  # announced outlier posts, newest first
+    cadence: Cadences
+
+
+async def dashboard_data(
+    session: AsyncSession, team_id: str, kind: str, item_id: str, now: datetime
+) -> DashboardData:
+    """What a signed dashboard link shows: the item of ``team_id`` (404 otherwise), its latest snapshots,
+    the outlier posts announced and the posting cadence."""
+    item = await get_item(session, team_id, kind, item_id)
+    stmt = (
+        select(TrackingSnapshotRow.taken_at, TrackingSnapshotRow.metrics)
+        .where(TrackingSnapshotRow.team_id == team_id, TrackingSnapshotRow.item_id == item.id)
+        .order_by(TrackingSnapshotRow.taken_at.desc())
+        .limit(DASHBOARD_SNAPSHOTS)
+    )
+    snapshots = [(as_utc(at), dict(metrics)) for at, metrics in (await session.execute(stmt)).all()][::-1]
+    posts = await session.execute(
+        select(TrackedPost)
+        .where(
+            TrackedPost.team_id == team_id,
+            TrackedPost.item_id == item.id,
+            TrackedPost.outlier_announced_at.is_not(None),
+        )
+        .order_by(TrackedPost.published_at.desc())
+        .limit(DASHBOARD_OUTLIERS)
+    )
+    return DashboardData(
+        item=item,
+        snapshots=snapshots,
+        outliers=[post_out(post) for post in posts.scalars()],
+        cadence=await posting_cadence(session, item, now),
+    )
+
+
 # --- deep post collection --------------------------------------------------------------------------
 
 COLLECT_TASK = "tracking.collect_posts"
@@ -512,7 +574,12 @@ async def collection(
     session: AsyncSession, item: TrackedItem, collection_id: str, now: datetime
 ) -> CollectionOut:
     job = await session.get(Job, collection_id)
-    if job is None or job.resource_type != COLLECTION_RESOURCE or job.resource_id != item.id:
+    if (
+        job is None
+        or job.team_id != item.team_id
+        or job.resource_type != COLLECTION_RESOURCE
+        or job.resource_id != item.id
+    ):
         raise NotFound("Post collection not found")
     return collection_out(item, job, now)
 
