@@ -1,4 +1,4 @@
-"""fixes: a refund is unique per (team_id, reference)
+"""fixes: a refund is unique per (team_id, reference); schedules carry their jobs' poll_url and webhook_event
 
 Revision ID: 0011_fixes
 Revises: 0010_tracking
@@ -28,6 +28,14 @@ def upgrade() -> None:
         sqlite_where=sa.text("kind = 'refund'"),
     )
 
+    # a scheduled job shows in §2.6 pending_jobs with the poll_url and webhook_event of a first one
+    with op.batch_alter_table("schedules") as batch:
+        batch.add_column(sa.Column("poll_url", sa.String(length=300), nullable=True))
+        batch.add_column(sa.Column("webhook_event", sa.String(length=100), nullable=True))
+
 
 def downgrade() -> None:
+    with op.batch_alter_table("schedules") as batch:
+        batch.drop_column("webhook_event")
+        batch.drop_column("poll_url")
     op.drop_index("uq_credit_ledger_refund_reference", table_name="credit_ledger")

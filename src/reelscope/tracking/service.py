@@ -65,6 +65,11 @@ def path_of(item: TrackedItem) -> str:
     return f"/v1/tracking/{item.kind}s/{item.id}"
 
 
+def cycle_poll_url(item: TrackedItem) -> str:
+    """Where a cycle's result shows (§2.6 pending_jobs ``poll_url``): a creator's report, a video itself."""
+    return path_of(item) + "/report" if item.kind == CREATOR else path_of(item)
+
+
 def dashboard_url(item: TrackedItem, links: Links) -> str:
     """The item's dashboard page: a signed link that opens without an API key until it expires."""
     return links.url_for(item.team_id, item.kind, item.id)
@@ -178,6 +183,8 @@ async def _start(session: AsyncSession, item: TrackedItem, now: datetime) -> Tra
         resource_type=RESOURCE,
         resource_id=item.id,
         params={"item_id": item.id},
+        poll_url=cycle_poll_url(item),
+        webhook_event=CYCLE_EVENT,
     )
     await jobs_service.create(
         session,
@@ -188,7 +195,7 @@ async def _start(session: AsyncSession, item: TrackedItem, now: datetime) -> Tra
         resource_type=RESOURCE,
         resource_id=item.id,
         params={"item_id": item.id, "scheduled_for": iso(now), "first": True},
-        poll_url=path_of(item) + "/report" if item.kind == CREATOR else path_of(item),
+        poll_url=cycle_poll_url(item),
         webhook_event=CYCLE_EVENT,
         dedupe_key=f"tracking:{item.id}:first",
     )
