@@ -135,7 +135,9 @@ async def _skip_reason(
     if item.status != service.ACTIVE:
         return "paused"
     stmt = select(TrackingSnapshotRow.id).where(
-        TrackingSnapshotRow.item_id == item.id, TrackingSnapshotRow.scheduled_for == scheduled_for
+        TrackingSnapshotRow.team_id == item.team_id,
+        TrackingSnapshotRow.item_id == item.id,
+        TrackingSnapshotRow.scheduled_for == scheduled_for,
     )
     if (await session.execute(stmt)).scalar_one_or_none() is not None:
         return "already_checked"
@@ -312,7 +314,9 @@ async def store_posts(
     if not records:
         return []
     ids = [record.external_id for record in records]
-    stmt = select(TrackedPost).where(TrackedPost.item_id == item.id, TrackedPost.external_id.in_(ids))
+    stmt = select(TrackedPost).where(
+        TrackedPost.team_id == item.team_id, TrackedPost.item_id == item.id, TrackedPost.external_id.in_(ids)
+    )
     known = {post.external_id: post for post in (await session.execute(stmt)).scalars()}
     out: list[tuple[TrackedPost, bool]] = []
     for record in records:
@@ -366,7 +370,9 @@ async def _announce_outliers(
     session: AsyncSession, item: TrackedItem, found: Sequence[outliers.Outlier], now: datetime, links: Links
 ) -> None:
     stmt = select(TrackedPost).where(
-        TrackedPost.item_id == item.id, TrackedPost.external_id.in_([o.video_id for o in found])
+        TrackedPost.team_id == item.team_id,
+        TrackedPost.item_id == item.id,
+        TrackedPost.external_id.in_([o.video_id for o in found]),
     )
     posts = {post.external_id: post for post in (await session.execute(stmt)).scalars()}
     await events_service.publish(
