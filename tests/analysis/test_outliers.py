@@ -41,16 +41,22 @@ class TestScores:
 
 
 class TestFindOutliers:
-    def test_only_videos_at_three_times_the_median_highest_first(self) -> None:
+    def test_only_videos_over_three_times_the_median_highest_first(self) -> None:
         videos = [("a", 100), ("b", 100), ("c", 100), ("d", 300), ("e", 1_000), ("f", 299)]
         found = find_outliers(videos)
-        # median of 100,100,100,299,300,1000 = 199.5: only e (5.01x) reaches 3x
+        # median of 100,100,100,299,300,1000 = 199.5: only e (5.01x) is over 3x
         assert [outlier.video_id for outlier in found] == ["e"]
         assert found[0].median_views == 199.5
 
+    def test_exactly_three_times_is_not_over(self) -> None:
+        """§6.3: "over 3 times their median views" — strictly greater."""
+        videos = [("a", 100), ("b", 100), ("c", 100), ("d", 100), ("e", 300), ("f", 301)]  # median 100
+        assert [o.video_id for o in find_outliers(videos)] == ["f"]
+
     def test_the_threshold_can_be_lowered(self) -> None:
-        videos = [("a", 100), ("b", 100), ("c", 150), ("d", 400)]  # median 125
-        assert [o.video_id for o in find_outliers(videos, threshold=1.2)] == ["d", "c"]
+        videos = [("a", 100), ("b", 100), ("c", 150), ("d", 400)]  # median 125: c 1.2x, d 3.2x
+        assert [o.video_id for o in find_outliers(videos, threshold=1.1)] == ["d", "c"]
+        assert [o.video_id for o in find_outliers(videos, threshold=1.2)] == ["d"]  # 1.2x is not over 1.2
 
     def test_no_views_no_outliers(self) -> None:
         assert find_outliers([("a", None)]) == []

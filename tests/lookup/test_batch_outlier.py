@@ -6,10 +6,15 @@ from datetime import timedelta
 
 import httpx
 import pytest
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import create_async_engine
 
+from reelscope.collectors.base import Connector
 from reelscope.collectors.sandbox.world import World
 from reelscope.kit.clock import ManualClock
 from reelscope.kit.platforms import Platform
+from reelscope.lookup import tasks
+from reelscope.models import Job
 from reelscope.runtime import Runtime
 from tests.conftest import MakeTeam, TeamKey
 from tests.kit.test_errors import assert_error
@@ -141,7 +146,7 @@ class TestVideoOutlier:
         median = sorted(creator_views)[24:26]
         assert data["result"]["median_views"] == sum(median) / 2
         assert data["result"]["outlier_ratio"] == pytest.approx(views / (sum(median) / 2), rel=1e-3)
-        assert data["result"]["is_outlier"] == (views / (sum(median) / 2) >= 3)
+        assert data["result"]["is_outlier"] == (views / (sum(median) / 2) > 3)
 
     async def test_results_are_kept_24_hours_then_404(
         self, client: httpx.AsyncClient, team: TeamKey, clock: ManualClock, video: tuple[str, int, list[int]]
@@ -204,3 +209,42 @@ class TestVideoOutlier:
         ]["job_id"]
         assert (await client.get("/v1/satellite/runs", headers=team.headers)).json()["data"]["total"] == 0
         assert_error(await client.get(f"/v1/satellite/runs/{job_id}", headers=team.headers), 404, "not_found")
+
+
+class TestVideoOutlierLost:
+    async def test_a_failure_after_the_job_was_taken_over_announces_and_refunds_nothing(
+        self,
+        client: httpx.AsyncClient,
+        team: TeamKey,
+        runtime: Runtime,
+        balance: Balance,
+        events: Events,
+        monkeypatch: pytest.MonkeyPatch,
+    ) -> None:
+        """While the source is read, another attempt takes the job over (a lost lease reclaimed): this
+        attempt's failure must change nothing, as a completion would not (§6.3: one message per lookup)."""
+        real = tasks.build_connectors
+
+        class Slow:
+            def __init__(self, inner: Connector) -> None:
+                self.inner = inner
+                self.platforms = inner.platforms
+
+            async def video(self, platform: Platform, video_id: str) -> object:
+                # the job is someone else's now (an engine of the worker's own loop)
+                engine = create_async_engine(runtime.settings.database_url)
+                async with engine.begin() as connection:
+                    await connection.execute(
+                        update(Job).where(Job.task == tasks.VIDEO_OUTLIER_TASK).values(lease_token="other")
+                    )
+                await engine.dispose()
+                return await self.inner.video(platform, video_id)
+
+        monkeypatch.setattr(
+            tasks, "build_connectors", lambda settings, clock: [Slow(c) for c in real(settings, clock)]
+        )
+        body = {"platform": "tiktok", "video_id": "no-such-video"}
+        response = await client.post("/v1/satellite/video-outlier", json=body, headers=team.headers)
+        assert response.status_code == 202, response.text
+        assert await events(team.team_id) == []
+        assert await balance(team.team_id) == 950  # still charged: the owning attempt decides

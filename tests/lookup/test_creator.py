@@ -267,3 +267,27 @@ class TestContract:
         assert again.json() == first.json()
         assert await balance(team.team_id) == 950
         assert len(await events(team.team_id)) == 1
+
+
+class TestEmptyTargets:
+    @pytest.mark.parametrize(
+        "path",
+        [
+            "/v1/satellite/creator/tiktok/%40",
+            "/v1/satellite/creator/tiktok/%40%40",
+            "/v1/satellite/creator/tiktok/%20%40%20",
+            "/v1/satellite/hashtags/tiktok/%23%23",
+            "/v1/satellite/hashtags/tiktok/%23",
+            "/v1/satellite/hashtags/tiktok/%20",
+        ],
+    )
+    async def test_nothing_left_after_the_at_or_hash_is_a_400_and_not_billed(
+        self, client: httpx.AsyncClient, team: TeamKey, balance: Balance, events: Events, path: str
+    ) -> None:
+        """§7: a handle or hashtag that is only ``@``/``#`` (or blanks) names nothing: 400 before any
+        charge, not a paid lookup refunded when the source finds nothing."""
+        assert_error(await client.get(path, headers=team.headers), 400, "validation_error")
+        assert await balance(team.team_id) == 1000
+        assert await events(team.team_id) == []
+        runs = await client.get("/v1/satellite/runs", headers=team.headers)
+        assert runs.json()["data"]["total"] == 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from reelscope.collectors.base import CreatorRecord, VideoRecord
+from reelscope.collectors.base import CommentRecord, CreatorRecord, VideoRecord
 from reelscope.kit.platforms import Platform
 from reelscope.lookup import results
 
@@ -66,3 +66,35 @@ class TestPostingCadence:
 
     def test_no_posts(self) -> None:
         assert results.posting_cadence([], NOW)["posts_analyzed"] == 0
+
+
+def comment(n: int, author: str, country: str) -> CommentRecord:
+    return CommentRecord(
+        platform=Platform.TIKTOK,
+        external_id=f"c{n}",
+        video_external_id="1",
+        author_handle=author,
+        text="nice",
+        posted_at=NOW,
+        fetched_at=NOW,
+        country=country,
+    )
+
+
+class TestAudience:
+    def test_people_not_comments_with_a_confidence(self) -> None:
+        """A fan who comments ten times is one person (analysis/audience.py, as audience snapshots)."""
+        sample = [comment(n, "fan", "us") for n in range(10)] + [comment(10, "other", "de")]
+        audience = results.audience_out(sample)
+        assert audience["sample_size"] == 2
+        assert audience["countries"] == [{"code": "DE", "share": 0.5}, {"code": "US", "share": 0.5}]
+        assert (
+            audience["confidence_level"] == "low" and 0 < audience["confidence_per_signal"]["country"] < 0.1
+        )
+        assert audience["geography"]["country"] == {"DE": 0.5, "US": 0.5}
+        assert audience["signal_breakdown"]["comments"] == 11
+        assert audience["data_source"] == "comments"
+
+    def test_no_comments_is_profile_only(self) -> None:
+        audience = results.audience_out([])
+        assert audience["sample_size"] == 0 and audience["data_source"] == "profile_only"

@@ -154,3 +154,18 @@ class TestCamelCaseAliases:
         for body in (started, page):
             assert "runId" not in body and "hasMore" not in body and "publishDate" not in body
         assert "has_more" in page
+
+
+class TestBounds:
+    async def test_an_offset_past_the_bound_is_a_400(
+        self, client: httpx.AsyncClient, team: TeamKey, handle: HandleOf
+    ) -> None:
+        """§7: a huge digits-only offset is a validation error, not an overflow in the database."""
+        started = await client.get(f"/v1/satellite/creator/tiktok/{handle()}", headers=team.headers)
+        run_id = started.json()["data"]["run_id"]
+        for path in (RUNS, f"{RUNS}/{run_id}/videos"):
+            for offset in ("9" * 20, "100000001"):
+                response = await client.get(path, params={"offset": offset}, headers=team.headers)
+                assert_error(response, 400, "validation_error")
+            last = await client.get(path, params={"offset": "100000000"}, headers=team.headers)
+            assert last.status_code == 200, last.text

@@ -83,3 +83,25 @@ class TestRetries:
         await dispatch_once(task_context)  # expires the job: the engine refunds it
         assert await balance(team.team_id) == 1000
         assert await events(team.team_id) == []
+
+
+class TestGivenUpIsNotCached:
+    async def test_a_repeat_of_a_stalled_lookup_starts_a_new_paid_run(
+        self,
+        client: httpx.AsyncClient,
+        team: TeamKey,
+        handle: HandleOf,
+        clock: ManualClock,
+        balance: Balance,
+    ) -> None:
+        """§4.7 "cached repeats free" is for a result: a lookup whose job gave up (its run row still
+        ``processing``) is not served as a cached failure for 6 hours; the repeat is a new run."""
+        path = f"/v1/satellite/creator/tiktok/{handle()}"
+        first = (await client.get(path, headers=team.headers)).json()["data"]
+        clock.advance(timedelta(minutes=31))  # the job's retry window ends with the run never finished
+        repeat = await client.get(path, headers=team.headers)
+        assert repeat.status_code in (200, 202)
+        data = repeat.json()["data"]
+        assert data["cached"] is False and data["status"] == "processing"
+        assert data["run_id"] != first["run_id"]
+        assert repeat.headers["X-Cost"] != "0.00"

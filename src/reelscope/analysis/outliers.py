@@ -8,8 +8,8 @@ One definition for agents, satellite lookups and tracking:
 - ``weighted_score = ln(outlier_ratio) × ln(median_views)``, so a 10× hit for a creator whose median is
   100,000 weighs more than a 10× hit for one whose median is 50.
 
-A video is an outlier when its ratio reaches a threshold; tracking alerts use 3× (§6.3
-``tracking.outlier_video.detected``: "over 3 times their median views").
+A video is an outlier when its ratio is strictly over a threshold; tracking alerts use 3× (§6.3
+``tracking.outlier_video.detected``: "over 3 times their median views", so exactly 3× is not one).
 """
 
 from __future__ import annotations
@@ -62,8 +62,9 @@ def score(video_id: str, views: int, median: float) -> Outlier | None:
 def find_outliers(
     videos: Sequence[tuple[str, int | None]], *, threshold: float = OUTLIER_AT
 ) -> list[Outlier]:
-    """The videos of one creator, as ``(video_id, views)``, whose ratio to the creator's median reaches
-    ``threshold``, the highest ratio first. Videos with unknown views count towards nothing."""
+    """The videos of one creator, as ``(video_id, views)``, whose ratio to the creator's median is over
+    ``threshold`` (strictly: §6.3 "over 3 times"), the highest ratio first. Videos with unknown views count
+    towards nothing."""
     median = median_views(views for _, views in videos)
     if median is None:
         return []
@@ -72,6 +73,6 @@ def find_outliers(
         for video_id, views in videos
         if views is not None
         and (outlier := score(video_id, views, median)) is not None
-        and outlier.outlier_ratio >= threshold
+        and outlier.outlier_ratio > threshold
     ]
     return sorted(found, key=lambda outlier: (-outlier.outlier_ratio, outlier.video_id))

@@ -9,11 +9,9 @@ by the jobs service and sends nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.audience.schemas import AudienceJobOut, AudiencePart
@@ -48,20 +46,6 @@ async def start(session: AsyncSession, item: TrackedItem, charged: int, now: dat
     )
     job.poll_url = snapshot_path(job.id)
     return render(job, now)
-
-
-async def jobs_of(session: AsyncSession, item: TrackedItem) -> Sequence[Job]:
-    stmt = (
-        select(Job)
-        .where(
-            Job.resource_type == RESOURCE,
-            Job.resource_id == item.id,
-            Job.task == SNAPSHOT_TASK,
-            Job.team_id == item.team_id,
-        )
-        .order_by(Job.created_at.desc(), Job.id)
-    )
-    return (await session.execute(stmt)).scalars().all()
 
 
 async def job_of_item(session: AsyncSession, item: TrackedItem, job_id: str, now: datetime) -> AudienceJobOut:
@@ -103,11 +87,13 @@ async def part(
     session: AsyncSession, item: TrackedItem, which: Literal["demographics", "geography"], now: datetime
 ) -> AudiencePart:
     """The latest completed snapshot's ``which`` part, and the audience jobs still open."""
-    jobs = await jobs_of(session, item)
-    latest = next(
-        (job for job in jobs if job.status == jobs_service.COMPLETED and isinstance(job.result, dict)), None
+    latest = await jobs_service.latest_completed_for_resource(
+        session, RESOURCE, item.id, team_id=item.team_id, task=SNAPSHOT_TASK
     )
-    state = jobs_service.render(jobs, now=now)
+    pending = await jobs_service.unfinished_for_resource(
+        session, RESOURCE, item.id, team_id=item.team_id, task=SNAPSHOT_TASK
+    )
+    state = jobs_service.render(pending, now=now)
     result: dict[str, Any] = latest.result if latest is not None and isinstance(latest.result, dict) else {}
     return AudiencePart(
         tracking_id=item.id,

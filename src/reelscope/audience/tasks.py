@@ -7,12 +7,12 @@ from typing import Any
 from reelscope.analysis.audience import PROFILE_ONLY, Commenter, distinct, infer
 from reelscope.audience.service import EVENT, SNAPSHOT_TASK
 from reelscope.billing import usage
-from reelscope.collectors.base import Connector, ConnectorError
-from reelscope.collectors.base import NotFound as SourceNotFound
+from reelscope.collectors.base import Connector, Unavailable
+from reelscope.collectors.guard import UNAVAILABLE, UPSTREAM_ERROR, SourceFailed, guarded
+from reelscope.collectors.registry import connector_for
 from reelscope.events import service as events_service
 from reelscope.events.schemas import AudienceSnapshotCompleted
 from reelscope.kit.platforms import Platform
-from reelscope.tracking.sources import connector_for
 from reelscope.worker import JobFailed, TaskContext, task
 
 POSTS_READ = 30  # the creator's latest posts whose comments are read, the most commented first
@@ -22,15 +22,16 @@ SOURCE_COST_USD = 0.0  # what the snapshot cost the service at its sources (the 
 
 
 async def sample(connector: Connector, platform: Platform, handle: str) -> tuple[list[Commenter], int, int]:
-    """Distinct commenters of the creator's recent posts, comments read, and the creator's followers."""
-    creator = await connector.creator(platform, handle)
-    posts = await connector.creator_posts(platform, handle, limit=POSTS_READ)
+    """Distinct commenters of the creator's recent posts, comments read, and the creator's followers.
+    ``SourceFailed`` when the source cannot say (collectors/guard.py)."""
+    creator = await guarded(connector.creator(platform, handle))
+    posts = await guarded(connector.creator_posts(platform, handle, limit=POSTS_READ))
     people: list[Commenter] = []
     read = 0
     for post in sorted(posts, key=lambda p: (-p.comments, p.external_id)):
         if post.comments <= 0:
             continue
-        for comment in await connector.comments(platform, post.external_id, limit=COMMENTS_PER_POST):
+        for comment in await guarded(connector.comments(platform, post.external_id, limit=COMMENTS_PER_POST)):
             read += 1
             people.append(
                 Commenter(
@@ -51,13 +52,12 @@ async def sample(connector: Connector, platform: Platform, handle: str) -> tuple
 async def snapshot(ctx: TaskContext, *, item_id: str, platform: str, handle: str, **_: Any) -> dict[str, Any]:
     assert ctx.job is not None and ctx.job.team_id is not None
     try:
-        people, read, _followers = await sample(
-            connector_for(ctx.settings, ctx.clock), Platform(platform), handle
-        )
-    except SourceNotFound as exc:
-        raise JobFailed("not_found", str(exc), retry=False) from exc
-    except ConnectorError as exc:
-        raise JobFailed("upstream_error", f"The source failed: {exc}") from exc
+        connector = connector_for(ctx.settings, ctx.clock, Platform(platform))
+        people, read, _followers = await sample(connector, Platform(platform), handle)
+    except Unavailable:
+        raise JobFailed(UPSTREAM_ERROR, UNAVAILABLE, retry=False) from None
+    except SourceFailed as failure:  # the vendor's text stays in the logs (collectors/guard.py)
+        raise JobFailed(failure.code, failure.message, retry=failure.retryable) from failure
     # followers are not sampled (no follower list is read): signal_breakdown.followers is 0
     audience = infer(people, comments_read=read, followers_read=0)
     result = {"snapshot_id": ctx.job.id, "platform": platform, "handle": handle, **audience.as_dict()}

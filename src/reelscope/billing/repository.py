@@ -6,7 +6,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Table, bindparam, func, insert, or_, select, update
+from sqlalchemy import Connection, Table, bindparam, func, insert, or_, select, text, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.kit.driver_sql import DriverStatement
@@ -81,6 +83,31 @@ def refill_if_due(
     at or before ``last_before``; (amount added, balance after), or None."""
     row = connection.execute(_REFILL, {"team_id": team_id, "at": at, "last_before": last_before}).first()
     return None if row is None else (int(row[0]), int(row[1]))
+
+
+def lock_team(connection: Connection, team_id: str) -> None:
+    """Hold the team's row for the rest of the transaction (PostgreSQL; SQLite has one writer anyway)."""
+    connection.execute(select(_teams.c.id).where(_teams.c.id == team_id).with_for_update())
+
+
+def add_refund_once(connection: Connection, entry: dict[str, Any]) -> str | None:
+    """Insert a refund ledger row unless the team already has one with its reference (the partial unique
+    index ``uq_credit_ledger_refund_reference``): its id, or None when nothing was inserted."""
+    table: Table = LedgerEntry.__table__  # type: ignore[assignment]
+    dialect_insert = postgresql_insert if connection.dialect.name == "postgresql" else sqlite_insert
+    stmt = (
+        dialect_insert(table)
+        .values(id=new_ordered_id(), **entry)
+        .on_conflict_do_nothing(index_elements=["team_id", "reference"], index_where=text("kind = 'refund'"))
+        .returning(table.c.id)
+    )
+    inserted: str | None = connection.execute(stmt).scalar_one_or_none()
+    return inserted
+
+
+def set_balance_after(connection: Connection, entry_id: str, balance_after: int) -> None:
+    table: Table = LedgerEntry.__table__  # type: ignore[assignment]
+    connection.execute(update(table).where(table.c.id == entry_id).values(balance_after=balance_after))
 
 
 def add_entries(connection: Connection, entries: list[dict[str, Any]]) -> None:

@@ -201,6 +201,33 @@ def _add(
     return remaining
 
 
+def _refund_once(
+    connection: Connection, team_id: str, credits: int, reference: str, at: datetime
+) -> int | None:
+    """The refund's ledger row unless ``reference`` was refunded already, then the credits: the balance
+    after, or None. The team's row is locked first, as every other credit path does, so a refund racing
+    another never deadlocks; the second of two racing refunds finds the first's row and adds nothing."""
+    repository.lock_team(connection, team_id)
+    entry_id = repository.add_refund_once(
+        connection, _entry(team_id, REFUND, credits, 0, None, reference, at)
+    )
+    if entry_id is None:
+        return None
+    remaining = repository.credit(connection, team_id, credits)
+    repository.set_balance_after(connection, entry_id, remaining)
+    return remaining
+
+
+async def refund_once(
+    session: AsyncSession, team_id: str, credits: int, *, reference: str, at: datetime
+) -> int | None:
+    """Give ``credits`` back once per ``reference`` (ARCHITECTURE §3); the balance after, or None."""
+    if credits <= 0:
+        raise ValueError("credits to refund must be positive")
+    remaining: int | None = await session.run_sync(_on(_refund_once, team_id, credits, reference, at))
+    return remaining
+
+
 def _on(function: Any, *args: Any) -> Any:
     """``function(connection, *args)`` for ``AsyncSession.run_sync``, in the session's transaction."""
 

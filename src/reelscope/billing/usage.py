@@ -6,7 +6,6 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from reelscope.billing import repository
 from reelscope.billing import service as billing_service
 from reelscope.kit.logging import get_logger
 
@@ -19,16 +18,15 @@ async def refund(
     """Give ``credits`` back with a ``refund`` ledger row, in the caller's transaction.
 
     Paid async work that fails for good is refunded (§6.3 audience: "A failed snapshot sends nothing and
-    is refunded"). Idempotent by ``reference``: a second refund of the same reference adds nothing, so a
+    is refunded"). Idempotent by ``reference`` (a unique index): a second refund of it adds nothing, so a
     job given up on twice (two dispatchers, a retry of the dispatcher) refunds once. Returns the balance
     after, or None when nothing was added.
     """
     if credits <= 0:
         return None
-    if await repository.has_entry(session, team_id, billing_service.REFUND, reference):
+    # one INSERT … ON CONFLICT DO NOTHING on the refund index: two racing refunds pay once
+    remaining = await billing_service.refund_once(session, team_id, credits, reference=reference, at=at)
+    if remaining is None:
         return None
-    remaining = await billing_service.add_credits(
-        session, team_id, credits, kind=billing_service.REFUND, reference=reference, at=at
-    )
     log.info("billing.refunded", team_id=team_id, credits=credits, reference=reference)
     return remaining

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse
-from sqlalchemy import select
 
 from reelscope.audience import service as audience_service
 from reelscope.contract import runtime_of
@@ -13,10 +12,7 @@ from reelscope.dashboard import page
 from reelscope.dashboard.links import PATH, LinkExpired, LinkInvalid, links_for
 from reelscope.kit.clock import as_utc
 from reelscope.kit.errors import Forbidden, NotFound
-from reelscope.models import TrackedItem, TrackedPost, TrackingSnapshotRow
 from reelscope.tracking import service as tracking_service
-
-SNAPSHOTS_SHOWN = 365
 
 
 async def get_dashboard(token: str, request: Request) -> HTMLResponse:
@@ -30,26 +26,13 @@ async def get_dashboard(token: str, request: Request) -> HTMLResponse:
         raise NotFound("No dashboard at this address") from None
     now = runtime.clock.now()
     async with runtime.db.transaction(write=False) as session:
-        item = await session.get(TrackedItem, target.item_id)
-        if item is None or item.team_id != target.team_id or item.kind != target.kind:
-            raise NotFound("No dashboard at this address")
-        stmt = (
-            select(TrackingSnapshotRow.taken_at, TrackingSnapshotRow.metrics)
-            .where(TrackingSnapshotRow.item_id == item.id)
-            .order_by(TrackingSnapshotRow.taken_at.desc())
-            .limit(SNAPSHOTS_SHOWN)
-        )
-        snapshots = [(as_utc(at), metrics) for at, metrics in (await session.execute(stmt)).all()][::-1]
-        posts = (
-            await session.execute(
-                select(TrackedPost)
-                .where(TrackedPost.item_id == item.id, TrackedPost.outlier_announced_at.is_not(None))
-                .order_by(TrackedPost.published_at.desc())
-                .limit(20)
+        try:
+            data = await tracking_service.dashboard_data(
+                session, target.team_id, target.kind, target.item_id, now
             )
-        ).scalars()
-        outliers = [tracking_service.post_out(post).model_dump() for post in posts]
-        cadence = await tracking_service.posting_cadence(session, item)
+        except NotFound:
+            raise NotFound("No dashboard at this address") from None
+        item = data.item
         audience = None
         if item.kind == tracking_service.CREATOR:
             latest = await audience_service.part(session, item, "geography", now)
@@ -69,9 +52,9 @@ async def get_dashboard(token: str, request: Request) -> HTMLResponse:
                 "title": item.title,
                 "status": item.status,
             },
-            snapshots=snapshots,
-            outliers=outliers,
-            by_weekday=cadence.by_weekday,
+            snapshots=data.snapshots,
+            outliers=[post.model_dump() for post in data.outliers],
+            by_weekday=data.cadence.by_weekday,
             audience=audience,
             expires_at=as_utc(issued) + links.lifetime,
         )

@@ -7,6 +7,7 @@ until ``dashboard_link_hours`` have passed. The key itself never appears in a UR
 
 from __future__ import annotations
 
+import functools
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -69,10 +70,15 @@ class Links:
 
 
 def secret_of(settings: Settings) -> str:
-    """``REELSCOPE_DASHBOARD_SECRET``, or a random key made once and kept in the data directory."""
+    """``REELSCOPE_DASHBOARD_SECRET``, or a random key made once and kept in the data directory (read
+    once per process and path: every tracking response signs links with it)."""
     if settings.dashboard_secret:
         return settings.dashboard_secret
-    path = Path(settings.data_dir) / KEY_FILE
+    return _key_file((Path(settings.data_dir) / KEY_FILE).resolve())
+
+
+@functools.cache
+def _key_file(path: Path) -> str:
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         try:

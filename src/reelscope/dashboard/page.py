@@ -14,6 +14,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reelscope.analysis.cadence import WEEKDAYS
 from reelscope.kit.clock import as_utc, iso
 
 if TYPE_CHECKING:
@@ -25,7 +26,6 @@ BOKEH_JS = f"bokeh-{version('bokeh')}.min.js"
 LINE_COLOR = "#1f77b4"  # the growth lines (the browser test looks for it in a screenshot)
 BAR_COLOR = "#ff7f0e"
 NO_OUTLIERS = '<tr><td colspan="4">None yet</td></tr>'
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 def asset_file(name: str) -> Path | None:

@@ -15,11 +15,16 @@ from reelscope.kit.schemas import LimitUpTo100, QueryModel, Schema
 
 T = TypeVar("T")
 
+# §7: a page or offset past these is a 400 validation_error, never an overflow in the database (a
+# digits-only value can be larger than any 64-bit integer); no list is anywhere near this long
+MAX_PAGE = 1_000_000
+MAX_OFFSET = 100_000_000
+
 
 class PageQuery(QueryModel):
     """``page`` is 1-indexed, default 1; ``limit`` default 20, max 100 (values above clamp) (§8.3)."""
 
-    page: int = Field(default=1, ge=1, description="1-indexed page number")
+    page: int = Field(default=1, ge=1, le=MAX_PAGE, description="1-indexed page number (at most 1,000,000)")
     limit: LimitUpTo100 = Field(default=20, description="1 to 100, default 20; above 100 is treated as 100")
 
     @property

@@ -69,6 +69,7 @@ async def lookup_creator(
     """Start a creator lookup: profile, recent videos, median views, outliers (`outlier_ratio`,
     `weighted_score`), posting cadence; rising themes with `trend_analysis`. A repeat within 6 hours
     returns the earlier run, free, with `cached: true` (and no webhook)."""
+    _named(username, "@", "username")
     lookup = Lookup("creator_lookup", platform, username, query.model_dump(mode="json"))
     return await _start(lookup, session, principal, call, clock)
 
@@ -129,8 +130,16 @@ async def lookup_hashtag(
     `time_windows`, momentum and resurgence with `trend_analysis`. Cached 6 hours."""
     if platform in SHALLOW_ONLY and query.depth is not Depth.STANDARD:
         raise ValidationFailed([f"depth: {query.depth.value} is not available on {platform.value}"])
+    _named(hashtag, "#", "hashtag")
     lookup = Lookup("hashtag_lookup", platform, hashtag.lstrip("#"), query.model_dump(mode="json"))
     return await _start(lookup, session, principal, call, clock)
+
+
+def _named(target: str, mark: str, name: str) -> None:
+    """§7: a target that is only ``@``/``#`` and blanks names nothing: 400 before the lookup is charged
+    (a 4xx from the endpoint charges nothing), not a paid lookup that fails and is refunded."""
+    if not target.strip().lstrip(mark).strip():
+        raise ValidationFailed([f"{name}: must name something besides {mark!r} and spaces"])
 
 
 async def _start(

@@ -7,15 +7,14 @@ math is the one rule in ``analysis/outliers.py``.
 
 from __future__ import annotations
 
-import itertools
-import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from reelscope.analysis import outliers
+from reelscope.analysis import audience, cadence, outliers
+from reelscope.analysis.audience import Commenter
 from reelscope.analysis.text import normalize_hashtag
 from reelscope.catalog.service import catalog_id
 from reelscope.collectors.base import CommentRecord, CreatorRecord, SoundRecord, VideoRecord
@@ -103,29 +102,17 @@ def outliers_out(videos: Sequence[VideoRecord], threshold: float) -> list[dict[s
 
 
 def posting_cadence(published: Sequence[datetime], now: datetime) -> dict[str, Any]:
-    """How often the creator posts, from the posts at hand: per week over their span, the median gap,
-    and the share by UTC weekday and hour."""
-    if not published:
-        return {
-            "posts_analyzed": 0,
-            "posts_per_week": 0.0,
-            "median_gap_hours": None,
-            "last_posted_at": None,
-            "by_weekday": {},
-            "by_hour_utc": {},
-        }
-    ordered = sorted(published)
-    span_days = max((now - ordered[0]).total_seconds() / 86_400, 1.0)
-    gaps = [(b - a).total_seconds() / 3600 for a, b in itertools.pairwise(ordered)]
-    weekdays = Counter(moment.strftime("%A").lower() for moment in ordered)
-    hours = Counter(moment.hour for moment in ordered)
+    """How often the creator posts (``analysis/cadence.py``, the formula tracking uses too), in the
+    lookup's keys: weekdays most posted first and UTC hours, each only where something was posted."""
+    found = cadence.posting_cadence(published, now)
+    ranked = sorted((day for day, n in found.by_weekday.items() if n), key=lambda day: -found.by_weekday[day])
     return {
-        "posts_analyzed": len(ordered),
-        "posts_per_week": round(len(ordered) / span_days * 7, 2),
-        "median_gap_hours": round(statistics.median(gaps), 2) if gaps else None,
-        "last_posted_at": iso(ordered[-1]),
-        "by_weekday": dict(weekdays.most_common()),
-        "by_hour_utc": {str(hour): count for hour, count in sorted(hours.items())},
+        "posts_analyzed": found.posts_analyzed,
+        "posts_per_week": found.posts_per_week or 0.0,
+        "median_gap_hours": found.median_gap_hours,
+        "last_posted_at": iso(found.last_post_at),
+        "by_weekday": {day: found.by_weekday[day] for day in ranked},
+        "by_hour_utc": {str(hour): n for hour, n in found.by_hour.items() if n},
     }
 
 
@@ -190,20 +177,29 @@ def rising_themes(videos: Sequence[VideoRecord], now: datetime) -> dict[str, Any
 
 
 def audience_out(comments: Iterable[CommentRecord]) -> dict[str, Any]:
-    """Where the creator's commenters are from and what they write in: shares of a comment sample."""
+    """The creator's audience inferred from a comment sample by ``analysis/audience.py`` (as audience
+    snapshots are): distinct commenters, not comments, with a confidence per signal. ``countries`` and
+    ``languages`` keep the lookup's earlier list form (``{code, share}``, largest first) beside it."""
     sample = list(comments)
-    countries = Counter(c.country for c in sample if c.country)
-    languages = Counter(c.language for c in sample if c.language)
+    people = [
+        Commenter(
+            handle=comment.author_handle,
+            country=comment.country,
+            language=comment.language,
+            age_bracket=comment.author_age_bracket,
+            gender=comment.author_gender,
+        )
+        for comment in sample
+    ]
+    inferred = audience.infer(people, comments_read=len(sample), followers_read=0)
 
-    def shares(counter: Counter[str]) -> list[dict[str, Any]]:
-        total = sum(counter.values())
-        return [{"code": key, "share": round(n / total, 4)} for key, n in counter.most_common(10)]
+    def listed(found: dict[str, float]) -> list[dict[str, Any]]:
+        return [{"code": code, "share": share} for code, share in list(found.items())[:10]]
 
     return {
-        "sample_size": len(sample),
-        "countries": shares(countries),
-        "languages": shares(languages),
-        "data_source": "comments" if sample else "profile_only",
+        **inferred.as_dict(),
+        "countries": listed(inferred.country),
+        "languages": listed(inferred.language),
     }
 
 
@@ -394,5 +390,5 @@ def video_outlier_result(
         "outlier_ratio": round(scored.outlier_ratio, 4) if scored else None,
         "weighted_score": round(scored.weighted_score, 4) if scored else None,
         "threshold": threshold,
-        "is_outlier": bool(scored and scored.outlier_ratio >= threshold),
+        "is_outlier": bool(scored and scored.outlier_ratio > threshold),  # as find_outliers: strictly over
     }

@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from reelscope.billing.prices import BATCH_MAX_HANDLES
+from reelscope.kit.pagination import MAX_OFFSET
 from reelscope.kit.platforms import Platform
 from reelscope.kit.schemas import LimitUpTo100, QueryModel, RequestBody, Schema
 
@@ -102,7 +103,7 @@ class VideoOutlierBody(RequestBody):
 class RunsQuery(QueryModel):
     """§8.3: the satellite runs list takes ``offset`` (``page`` is refused); limit default 25, max 100."""
 
-    offset: int = Field(default=0, ge=0)
+    offset: int = Field(default=0, ge=0, le=MAX_OFFSET)
     limit: LimitUpTo100 = Field(default=25, description="1 to 100, default 25; above 100 is treated as 100")
     type: Literal["creator_lookup", "sound_lookup", "hashtag_lookup"] | None = None
 
@@ -110,7 +111,7 @@ class RunsQuery(QueryModel):
 class RunVideosQuery(QueryModel):
     """§8.3: a lookup's videos take ``offset``; limit default 25, max 200 (400 if over)."""
 
-    offset: int = Field(default=0, ge=0)
+    offset: int = Field(default=0, ge=0, le=MAX_OFFSET)
     limit: int = Field(default=25, ge=1, le=200, description="1 to 200, default 25; above 200 is a 400")
 
 

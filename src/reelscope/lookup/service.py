@@ -99,7 +99,13 @@ async def start(
     if it fails (§3, ARCHITECTURE §3)."""
     earlier = await repository.cached_run(session, principal.team_id, lookup.cache_key, now - CACHE_FOR)
     if earlier is not None:
-        return Started(run=earlier, job=None, cached=True)
+        # a run whose job gave up (expired, lost worker) is still ``processing`` in its row, but a client
+        # sees it failed: that is no result to serve as a cached repeat, so the lookup runs again
+        earlier_job = (await repository.jobs_by_id(session, principal.team_id, [earlier.job_id])).get(
+            earlier.job_id
+        )
+        if _effective(earlier, earlier_job, now)[0] != FAILED:
+            return Started(run=earlier, job=earlier_job, cached=True)
     run_id = new_id()
     job = await jobs_service.create(
         session,

@@ -16,8 +16,9 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.billing import usage
-from reelscope.collectors.base import Connector, ConnectorError, NotFound, RateLimited, UpstreamError
-from reelscope.collectors.registry import build_connectors
+from reelscope.collectors.base import Connector, ConnectorError
+from reelscope.collectors.guard import SourceFailed, guarded
+from reelscope.collectors.registry import build_connectors, serving
 from reelscope.events import service as events_service
 from reelscope.events.schemas import ErrorInfo, LookupCompleted
 from reelscope.kit.logging import get_logger
@@ -38,34 +39,16 @@ AUDIENCE_VIDEOS, AUDIENCE_COMMENTS = 3, 100
 VIDEO_OUTLIER_POSTS = 50
 
 
-class LookupFailed(Exception):
-    """Why a lookup failed, as its webhook and status say (``{code, message}``)."""
-
-    def __init__(self, code: str, message: str, *, retryable: bool) -> None:
-        super().__init__(message)
-        self.code, self.message, self.retryable = code, message, retryable
+# a lookup fails as its source read did (collectors/guard.py), or for a reason of its own
+LookupFailed = SourceFailed
+_guarded = guarded
 
 
 def _connector_for(connectors: list[Connector], platform: Platform) -> Connector:
-    for connector in connectors:
-        if platform in connector.platforms:
-            return connector
-    raise LookupFailed("upstream_error", f"No data source serves {platform.value}", retryable=False)
-
-
-async def _guarded(coroutine: Any) -> Any:
-    """Connector errors → the lookup's error (the vendor's detail stays at the connector boundary)."""
-    try:
-        return await coroutine
-    except NotFound as exc:
-        raise LookupFailed("not_found", str(exc), retryable=False) from exc
-    except (UpstreamError, RateLimited) as exc:
-        retryable = isinstance(exc, RateLimited) or exc.retryable
-        raise LookupFailed(
-            "upstream_error", "The data source failed; try again", retryable=retryable
-        ) from exc
-    except ConnectorError as exc:
-        raise LookupFailed("upstream_error", "The data source is unavailable", retryable=False) from exc
+    found = serving(connectors, platform)
+    if found is None:
+        raise LookupFailed("upstream_error", f"No data source serves {platform.value}", retryable=False)
+    return found
 
 
 async def _creator(
@@ -195,6 +178,7 @@ async def run_lookup(ctx: TaskContext, *, run_id: str) -> dict[str, Any]:
         async with ctx.db.transaction() as session:
             current = await repository.run_for_update(session, run_id)
             if current is not None and current.status == PROCESSING:
+                await ctx.hold(session)  # a lost attempt (the job expired meanwhile) announces nothing
                 await _fail(session, current, ctx.job.id, error, ctx.now())
         log.info("lookup.failed", run_id=run_id, code=exc.code)
         raise JobFailed(exc.code, exc.message, retry=False) from exc
@@ -237,6 +221,8 @@ async def video_outlier(
         error = {"code": exc.code, "message": exc.message}
         now = ctx.now()
         async with ctx.db.transaction() as session:
+            # an attempt that lost the job (its lease reclaimed, the job expired) announces nothing
+            await ctx.hold(session)
             await usage.refund(session, job.team_id, job.charged_credits, f"job:{job.id}", now)
             payload = LookupCompleted(
                 run_id=job.id,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Index, Integer, String
+from sqlalchemy import ForeignKey, Index, Integer, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from reelscope.kit.db import Base, UtcDateTime
@@ -13,7 +13,18 @@ from reelscope.kit.ids import new_ordered_id
 
 class LedgerEntry(Base):
     __tablename__ = "credit_ledger"
-    __table_args__ = (Index("ix_credit_ledger_team_created", "team_id", "created_at"),)
+    __table_args__ = (
+        Index("ix_credit_ledger_team_created", "team_id", "created_at"),
+        # a refund is given once per reference (a job's ``job:<id>``), however many paths give it up
+        Index(
+            "uq_credit_ledger_refund_reference",
+            "team_id",
+            "reference",
+            unique=True,
+            postgresql_where=text("kind = 'refund'"),
+            sqlite_where=text("kind = 'refund'"),
+        ),
+    )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_ordered_id)
     team_id: Mapped[str] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))

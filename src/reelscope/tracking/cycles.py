@@ -26,7 +26,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from reelscope.analysis import outliers
 from reelscope.billing import service as billing_service
 from reelscope.billing.prices import JOB_PRICES
-from reelscope.collectors.base import Connector, ConnectorError, CreatorRecord, VideoRecord, VideoStats
+from reelscope.collectors.base import Connector, CreatorRecord, VideoRecord, VideoStats
+from reelscope.collectors.guard import SourceFailed, guarded
 from reelscope.dashboard.links import Links, links_for
 from reelscope.events import service as events_service
 from reelscope.events.schemas import (
@@ -67,13 +68,14 @@ class Reading:
 
 
 async def read_source(connector: Connector, item: TrackedItem) -> Reading:
+    """What the source says now; ``SourceFailed`` (collectors/guard.py) when it cannot say."""
     platform = Platform(item.platform)
     if item.kind == service.CREATOR:
         handle = item.handle or item.target
-        creator = await connector.creator(platform, handle)
-        posts = await connector.creator_posts(platform, handle, limit=POSTS_PER_CYCLE)
+        creator = await guarded(connector.creator(platform, handle))
+        posts = await guarded(connector.creator_posts(platform, handle, limit=POSTS_PER_CYCLE))
         return Reading(creator=creator, posts=posts)
-    return Reading(stats=await connector.video_stats(platform, item.video_id or item.target))
+    return Reading(stats=await guarded(connector.video_stats(platform, item.video_id or item.target)))
 
 
 async def run(
@@ -96,8 +98,8 @@ async def run(
             return {"paused": INSUFFICIENT_CREDITS}
     try:
         reading = await read_source(connector, item)
-    except ConnectorError as exc:
-        return await _failed_check(ctx, item_id, exc, links)
+    except SourceFailed as failure:
+        return await _failed_check(ctx, item_id, failure, links)
     async with ctx.db.transaction() as session:
         item = await session.get(TrackedItem, item_id, populate_existing=True)
         skipped = await _skip_reason(session, item, scheduled_for)
@@ -133,28 +135,34 @@ async def _skip_reason(
     if item.status != service.ACTIVE:
         return "paused"
     stmt = select(TrackingSnapshotRow.id).where(
-        TrackingSnapshotRow.item_id == item.id, TrackingSnapshotRow.scheduled_for == scheduled_for
+        TrackingSnapshotRow.team_id == item.team_id,
+        TrackingSnapshotRow.item_id == item.id,
+        TrackingSnapshotRow.scheduled_for == scheduled_for,
     )
     if (await session.execute(stmt)).scalar_one_or_none() is not None:
         return "already_checked"
     return None
 
 
-async def _failed_check(ctx: TaskContext, item_id: str, exc: ConnectorError, links: Links) -> dict[str, Any]:
+async def _failed_check(
+    ctx: TaskContext, item_id: str, failure: SourceFailed, links: Links
+) -> dict[str, Any]:
     async with ctx.db.transaction() as session:
         item = await session.get(TrackedItem, item_id, populate_existing=True)
         if item is None:
             await ctx.complete(session, {"skipped": "deleted"})
             return {"skipped": "deleted"}
         item.consecutive_failures += 1
-        item.last_error = {"code": "upstream_error", "message": str(exc)}
+        item.last_error = failure.error
         item.updated_at = ctx.now()
         paused = item.consecutive_failures >= MAX_FAILURES and item.status == service.ACTIVE
         if paused:
             await pause(session, item, MAX_FAILURES_REACHED, ctx.now(), links)
         result = {"check": "failed", "failures": item.consecutive_failures, "paused": paused}
         await ctx.complete(session, result)
-    log.warning("tracking.check_failed", item_id=item_id, failures=result["failures"], error=str(exc))
+    log.warning(
+        "tracking.check_failed", item_id=item_id, failures=result["failures"], error=str(failure.__cause__)
+    )
     return result
 
 
@@ -306,7 +314,9 @@ async def store_posts(
     if not records:
         return []
     ids = [record.external_id for record in records]
-    stmt = select(TrackedPost).where(TrackedPost.item_id == item.id, TrackedPost.external_id.in_(ids))
+    stmt = select(TrackedPost).where(
+        TrackedPost.team_id == item.team_id, TrackedPost.item_id == item.id, TrackedPost.external_id.in_(ids)
+    )
     known = {post.external_id: post for post in (await session.execute(stmt)).scalars()}
     out: list[tuple[TrackedPost, bool]] = []
     for record in records:
@@ -360,7 +370,9 @@ async def _announce_outliers(
     session: AsyncSession, item: TrackedItem, found: Sequence[outliers.Outlier], now: datetime, links: Links
 ) -> None:
     stmt = select(TrackedPost).where(
-        TrackedPost.item_id == item.id, TrackedPost.external_id.in_([o.video_id for o in found])
+        TrackedPost.team_id == item.team_id,
+        TrackedPost.item_id == item.id,
+        TrackedPost.external_id.in_([o.video_id for o in found]),
     )
     posts = {post.external_id: post for post in (await session.execute(stmt)).scalars()}
     await events_service.publish(

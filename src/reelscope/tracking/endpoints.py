@@ -12,6 +12,7 @@ from fastapi import Depends, Query, Response
 
 from reelscope.audience import service as audience_service
 from reelscope.audience.schemas import AudienceJobOut, AudiencePart
+from reelscope.collectors.registry import connector_for
 from reelscope.contract import CallDep, ClockDep, PrincipalDep, RuntimeDep, SessionDep, v1_router
 from reelscope.dashboard.links import Links, links_for
 from reelscope.kit.pagination import Page
@@ -33,7 +34,6 @@ from reelscope.tracking.schemas import (
     TrackingUpdate,
     TrackVideo,
 )
-from reelscope.tracking.sources import connector_for
 
 router = v1_router(prefix="/tracking", tags=["tracking"])
 
@@ -174,11 +174,12 @@ async def get_tracked_creator_post(
 
 @router.get("/creators/{id}/posting-cadence", responses=errors(400, 404))
 async def get_tracked_creator_posting_cadence(
-    id: str, session: SessionDep, principal: PrincipalDep
+    id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep
 ) -> Envelope[Cadences]:
-    """How often and when (UTC weekday and hour) the creator posts, over the posts seen."""
+    """How often and when (UTC weekday and hour) the creator posts, over the posts seen: `posts_per_week`
+    counts them over the time from the first of them to now, as creator lookups do."""
     item = await service.get_item(session, principal.team_id, CREATOR, id)
-    return Envelope(data=await service.posting_cadence(session, item))
+    return Envelope(data=await service.posting_cadence(session, item, clock.now()))
 
 
 # --- videos ----------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Any, Literal, Self
 
 from pydantic import Field, model_validator
 
-from reelscope.kit.pagination import PageQuery
+from reelscope.kit.pagination import MAX_PAGE, PageQuery
 from reelscope.kit.platforms import Platform
 from reelscope.kit.schemas import QueryModel, RequestBody, Schema
 from reelscope.worker.jobs.schemas import PendingJob
@@ -78,7 +78,7 @@ class SnapshotsQuery(QueryModel):
 
 
 class PostsQuery(QueryModel):
-    page: int = Field(default=1, ge=1)
+    page: int = Field(default=1, ge=1, le=MAX_PAGE)
     limit: int = Field(default=50, ge=1, le=200, description="1 to 200, default 50; above 200 is a 400")
     sort: Literal["recent", "views"] = "recent"
 

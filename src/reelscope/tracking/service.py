@@ -7,18 +7,18 @@ and a job for the first cycle, which the creation charge pays for.
 
 from __future__ import annotations
 
-import itertools
-import statistics
-from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import delete, func, or_, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from reelscope.collectors.base import Connector, ConnectorError
-from reelscope.collectors.base import NotFound as SourceNotFound
+from reelscope.analysis import cadence
+from reelscope.collectors.base import Connector
+from reelscope.collectors.guard import NOT_FOUND, SourceFailed, guarded
 from reelscope.dashboard.links import Links
 from reelscope.events.schemas import TrackingSnapshot
 from reelscope.kit.clock import as_utc, iso
@@ -50,6 +50,8 @@ from reelscope.tracking.schemas import (
 from reelscope.worker.jobs import service as jobs_service
 from reelscope.worker.schedules import service as schedules_service
 
+T = TypeVar("T")
+
 CREATOR, VIDEO = "creator", "video"
 ACTIVE, PAUSED = "active", "paused"
 RESOURCE = "tracked_item"
@@ -57,11 +59,15 @@ CYCLE_TASK = "tracking.cycle"
 # §2.6 pending_jobs type of a cycle (its report)
 CYCLE_JOB_TYPE = "tracking_report"
 CYCLE_EVENT = "tracking.cycle.completed"
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 def path_of(item: TrackedItem) -> str:
     return f"/v1/tracking/{item.kind}s/{item.id}"
+
+
+def cycle_poll_url(item: TrackedItem) -> str:
+    """Where a cycle's result shows (§2.6 pending_jobs ``poll_url``): a creator's report, a video itself."""
+    return path_of(item) + "/report" if item.kind == CREATOR else path_of(item)
 
 
 def dashboard_url(item: TrackedItem, links: Links) -> str:
@@ -85,12 +91,9 @@ async def create_creator(
 ) -> TrackedItem:
     handle = normalize_handle(body.handle)
     await _ensure_new(session, team_id, CREATOR, body.platform, handle.lower())
-    try:
-        record = await connector.creator(body.platform, handle)
-    except SourceNotFound:
-        raise NotFound(f"No {body.platform.value} creator @{handle}") from None
-    except ConnectorError as exc:
-        raise UpstreamError(f"The {body.platform.value} source failed: {exc}") from None
+    record = await _read(
+        connector.creator(body.platform, handle), f"No {body.platform.value} creator @{handle}"
+    )
     item = _new_item(
         team_id, CREATOR, body.platform, record.handle.lower(), body.cadence, now,
         handle=record.handle, title=record.display_name,
@@ -103,18 +106,26 @@ async def create_video(
 ) -> TrackedItem:
     video_id = body.video_id.strip()
     await _ensure_new(session, team_id, VIDEO, body.platform, video_id)
-    try:
-        record = await connector.video(body.platform, video_id)
-    except SourceNotFound:
-        raise NotFound(f"No {body.platform.value} video {video_id}") from None
-    except ConnectorError as exc:
-        raise UpstreamError(f"The {body.platform.value} source failed: {exc}") from None
+    record = await _read(
+        connector.video(body.platform, video_id), f"No {body.platform.value} video {video_id}"
+    )
     item = _new_item(
         team_id, VIDEO, body.platform, video_id, body.cadence, now,
         video_id=video_id, video_url=record.url, title=record.description,
         handle=record.creator.handle if record.creator else None,
     )  # fmt: skip
     return await _start(session, item, now)
+
+
+async def _read(call: Awaitable[T], missing: str) -> T:
+    """A creation's check of its target: 404 ``missing`` when it does not exist, 502 when the source fails
+    (collectors/guard.py: the vendor's text stays in the logs, not in the body)."""
+    try:
+        return await guarded(call)
+    except SourceFailed as failure:
+        if failure.code == NOT_FOUND:
+            raise NotFound(missing) from None
+        raise UpstreamError(failure.message) from failure
 
 
 def _new_item(
@@ -152,9 +163,16 @@ async def _ensure_new(
 
 
 async def _start(session: AsyncSession, item: TrackedItem, now: datetime) -> TrackedItem:
-    """The item, its cycle schedule, and its first cycle now (paid by the creation charge)."""
-    session.add(item)
-    await session.flush()
+    """The item, its cycle schedule, and its first cycle now (paid by the creation charge).
+
+    ``_ensure_new`` cannot see a simultaneous request's item before it commits: the unique constraint
+    decides, inside a savepoint so the loser's request turns into a 409 ``conflict`` (§7), not a 500."""
+    try:
+        async with session.begin_nested():
+            session.add(item)
+            await session.flush()
+    except IntegrityError:
+        raise Conflict(f"This {item.kind} is already tracked") from None
     await schedules_service.create(
         session,
         task=CYCLE_TASK,
@@ -165,6 +183,8 @@ async def _start(session: AsyncSession, item: TrackedItem, now: datetime) -> Tra
         resource_type=RESOURCE,
         resource_id=item.id,
         params={"item_id": item.id},
+        poll_url=cycle_poll_url(item),
+        webhook_event=CYCLE_EVENT,
     )
     await jobs_service.create(
         session,
@@ -175,7 +195,7 @@ async def _start(session: AsyncSession, item: TrackedItem, now: datetime) -> Tra
         resource_type=RESOURCE,
         resource_id=item.id,
         params={"item_id": item.id, "scheduled_for": iso(now), "first": True},
-        poll_url=path_of(item) + "/report" if item.kind == CREATOR else path_of(item),
+        poll_url=cycle_poll_url(item),
         webhook_event=CYCLE_EVENT,
         dedupe_key=f"tracking:{item.id}:first",
     )
@@ -219,7 +239,7 @@ async def list_items(
         .limit(query.limit)
     )
     items = list((await session.execute(stmt)).scalars())
-    next_runs = await _next_runs(session, [item.id for item in items])
+    next_runs = await _next_runs(session, team_id, [item.id for item in items])
     return Page(
         data=[render(item, next_runs.get(item.id), links) for item in items],
         pagination=Pagination.of(query, int(total)),
@@ -227,7 +247,7 @@ async def list_items(
 
 
 async def detail(session: AsyncSession, item: TrackedItem, now: datetime, links: Links) -> TrackedDetail:
-    next_runs = await _next_runs(session, [item.id])
+    next_runs = await _next_runs(session, item.team_id, [item.id])
     state = await jobs_service.envelope(session, RESOURCE, item.id, now=now, team_id=item.team_id)
     return TrackedDetail(
         **render(item, next_runs.get(item.id), links).model_dump(),
@@ -236,11 +256,16 @@ async def detail(session: AsyncSession, item: TrackedItem, now: datetime, links:
     )
 
 
-async def _next_runs(session: AsyncSession, item_ids: Sequence[str]) -> dict[str, datetime | None]:
+async def _next_runs(
+    session: AsyncSession, team_id: str, item_ids: Sequence[str]
+) -> dict[str, datetime | None]:
     if not item_ids:
         return {}
     stmt = select(Schedule.resource_id, Schedule.next_run_at, Schedule.is_active).where(
-        Schedule.resource_type == RESOURCE, Schedule.resource_id.in_(item_ids), Schedule.task == CYCLE_TASK
+        Schedule.team_id == team_id,
+        Schedule.resource_type == RESOURCE,
+        Schedule.resource_id.in_(item_ids),
+        Schedule.task == CYCLE_TASK,
     )
     return {
         str(resource_id): (next_run if active else None)
@@ -307,17 +332,26 @@ async def update(
 
 async def remove(session: AsyncSession, item: TrackedItem) -> None:
     """Stop tracking: the schedule, snapshots and posts go with the item."""
+    team = item.team_id
     await session.execute(
-        delete(Schedule).where(Schedule.resource_type == RESOURCE, Schedule.resource_id == item.id)
+        delete(Schedule).where(
+            Schedule.team_id == team, Schedule.resource_type == RESOURCE, Schedule.resource_id == item.id
+        )
     )
-    await session.execute(delete(TrackingSnapshotRow).where(TrackingSnapshotRow.item_id == item.id))
-    await session.execute(delete(TrackedPost).where(TrackedPost.item_id == item.id))
+    await session.execute(
+        delete(TrackingSnapshotRow).where(
+            TrackingSnapshotRow.team_id == team, TrackingSnapshotRow.item_id == item.id
+        )
+    )
+    await session.execute(
+        delete(TrackedPost).where(TrackedPost.team_id == team, TrackedPost.item_id == item.id)
+    )
     await session.delete(item)
 
 
 async def _schedule(session: AsyncSession, item: TrackedItem) -> Schedule | None:
     for schedule in await schedules_service.for_resource(session, RESOURCE, item.id):
-        if schedule.task == CYCLE_TASK:
+        if schedule.task == CYCLE_TASK and schedule.team_id == item.team_id:
             return schedule
     return None
 
@@ -332,7 +366,7 @@ async def set_schedule_active(session: AsyncSession, item: TrackedItem, active: 
 
 
 async def snapshots(session: AsyncSession, item: TrackedItem, query: SnapshotsQuery) -> SnapshotList:
-    where = [TrackingSnapshotRow.item_id == item.id]
+    where = [TrackingSnapshotRow.team_id == item.team_id, TrackingSnapshotRow.item_id == item.id]
     start, end = _day(query.start_date, "start_date"), _day(query.end_date, "end_date")
     if start is not None and end is not None and start > end:
         raise InvalidDateRange("start_date must not be after end_date")
@@ -355,9 +389,13 @@ def _day(value: str | None, name: str) -> date | None:
     if value is None:
         return None
     try:
-        return date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except ValueError:
         raise InvalidDateRange(f"{name} must be a date in YYYY-MM-DD format") from None
+    if day == date.max:
+        # the window ends at the next midnight, which no date can hold: out of range, not a 500
+        raise InvalidDateRange(f"{name} must be before {date.max.isoformat()}")
+    return day
 
 
 def snapshot_out(row: TrackingSnapshotRow) -> SnapshotOut:
@@ -373,7 +411,7 @@ def snapshot_out(row: TrackingSnapshotRow) -> SnapshotOut:
 async def report(session: AsyncSession, item: TrackedItem) -> ReportOut:
     stmt = (
         select(TrackingSnapshotRow)
-        .where(TrackingSnapshotRow.item_id == item.id)
+        .where(TrackingSnapshotRow.team_id == item.team_id, TrackingSnapshotRow.item_id == item.id)
         .order_by(TrackingSnapshotRow.taken_at.desc())
         .limit(1)
     )
@@ -388,7 +426,7 @@ async def report(session: AsyncSession, item: TrackedItem) -> ReportOut:
 
 
 async def posts(session: AsyncSession, item: TrackedItem, query: PostsQuery) -> Page[PostOut]:
-    where = [TrackedPost.item_id == item.id]
+    where = [TrackedPost.team_id == item.team_id, TrackedPost.item_id == item.id]
     total = (await session.execute(select(func.count()).select_from(TrackedPost).where(*where))).scalar_one()
     order = (
         (TrackedPost.views.desc(), TrackedPost.id)
@@ -413,7 +451,9 @@ async def posts(session: AsyncSession, item: TrackedItem, query: PostsQuery) -> 
 
 async def post(session: AsyncSession, item: TrackedItem, post_id: str) -> PostOut:
     stmt = select(TrackedPost).where(
-        TrackedPost.item_id == item.id, or_(TrackedPost.id == post_id, TrackedPost.external_id == post_id)
+        TrackedPost.team_id == item.team_id,
+        TrackedPost.item_id == item.id,
+        or_(TrackedPost.id == post_id, TrackedPost.external_id == post_id),
     )
     row = (await session.execute(stmt.limit(1))).scalar_one_or_none()
     if row is None:
@@ -443,33 +483,73 @@ def post_out(row: TrackedPost) -> PostOut:
     )
 
 
-async def posting_cadence(session: AsyncSession, item: TrackedItem) -> Cadences:
-    stmt = select(TrackedPost.published_at).where(TrackedPost.item_id == item.id)
-    published = sorted(as_utc(at) for at in (await session.execute(stmt)).scalars())
-    return cadence_of(item.id, published)
+async def posting_cadence(session: AsyncSession, item: TrackedItem, now: datetime) -> Cadences:
+    stmt = select(TrackedPost.published_at).where(
+        TrackedPost.item_id == item.id, TrackedPost.team_id == item.team_id
+    )
+    return cadence_of(item.id, list((await session.execute(stmt)).scalars()), now)
 
 
-def cadence_of(item_id: str, published: Sequence[datetime]) -> Cadences:
-    """Posting rhythm over the posts seen: per week, gaps between posts, UTC weekday and hour."""
-    gaps = [(b - a).total_seconds() / 3600 for a, b in itertools.pairwise(published)]
-    span_weeks = (published[-1] - published[0]).total_seconds() / (7 * 86400) if len(published) > 1 else 0
-    weekdays = Counter(WEEKDAYS[at.weekday()] for at in published)
-    hours = Counter(f"{at.hour:02d}" for at in published)
+def cadence_of(item_id: str, published: Sequence[datetime], now: datetime) -> Cadences:
+    """Posting rhythm over the posts seen (``analysis/cadence.py``, the lookups' formula): per week since
+    the first of them, gaps between posts, UTC weekday and hour."""
+    found = cadence.posting_cadence(published, now)
     return Cadences(
         tracking_id=item_id,
-        posts_analyzed=len(published),
-        first_post_at=iso(published[0]) if published else None,
-        last_post_at=iso(published[-1]) if published else None,
-        posts_per_week=round(len(published) / span_weeks, 2) if span_weeks > 0 else None,
-        average_gap_hours=round(statistics.fmean(gaps), 2) if gaps else None,
-        median_gap_hours=round(statistics.median(gaps), 2) if gaps else None,
-        by_weekday={day: weekdays.get(day, 0) for day in WEEKDAYS},
-        by_hour={f"{hour:02d}": hours.get(f"{hour:02d}", 0) for hour in range(24)},
+        posts_analyzed=found.posts_analyzed,
+        first_post_at=iso(found.first_post_at),
+        last_post_at=iso(found.last_post_at),
+        posts_per_week=found.posts_per_week,
+        average_gap_hours=found.average_gap_hours,
+        median_gap_hours=found.median_gap_hours,
+        by_weekday=found.by_weekday,
+        by_hour={f"{hour:02d}": n for hour, n in found.by_hour.items()},
     )
 
 
-async def cycle_jobs(session: AsyncSession, item_id: str) -> Sequence[Job]:
-    return await jobs_service.for_resource(session, RESOURCE, item_id)
+# --- the dashboard page (dashboard/endpoints.py renders it) ----------------------------------------
+
+DASHBOARD_SNAPSHOTS = 365
+DASHBOARD_OUTLIERS = 20
+
+
+@dataclass(frozen=True)
+class DashboardData:
+    item: TrackedItem
+    snapshots: list[tuple[datetime, dict[str, Any]]]  # oldest first
+    outliers: list[PostOut]  # announced outlier posts, newest first
+    cadence: Cadences
+
+
+async def dashboard_data(
+    session: AsyncSession, team_id: str, kind: str, item_id: str, now: datetime
+) -> DashboardData:
+    """What a signed dashboard link shows: the item of ``team_id`` (404 otherwise), its latest snapshots,
+    the outlier posts announced and the posting cadence."""
+    item = await get_item(session, team_id, kind, item_id)
+    stmt = (
+        select(TrackingSnapshotRow.taken_at, TrackingSnapshotRow.metrics)
+        .where(TrackingSnapshotRow.team_id == team_id, TrackingSnapshotRow.item_id == item.id)
+        .order_by(TrackingSnapshotRow.taken_at.desc())
+        .limit(DASHBOARD_SNAPSHOTS)
+    )
+    snapshots = [(as_utc(at), dict(metrics)) for at, metrics in (await session.execute(stmt)).all()][::-1]
+    posts = await session.execute(
+        select(TrackedPost)
+        .where(
+            TrackedPost.team_id == team_id,
+            TrackedPost.item_id == item.id,
+            TrackedPost.outlier_announced_at.is_not(None),
+        )
+        .order_by(TrackedPost.published_at.desc())
+        .limit(DASHBOARD_OUTLIERS)
+    )
+    return DashboardData(
+        item=item,
+        snapshots=snapshots,
+        outliers=[post_out(post) for post in posts.scalars()],
+        cadence=await posting_cadence(session, item, now),
+    )
 
 
 # --- deep post collection --------------------------------------------------------------------------
@@ -501,7 +581,12 @@ async def collection(
     session: AsyncSession, item: TrackedItem, collection_id: str, now: datetime
 ) -> CollectionOut:
     job = await session.get(Job, collection_id)
-    if job is None or job.resource_type != COLLECTION_RESOURCE or job.resource_id != item.id:
+    if (
+        job is None
+        or job.team_id != item.team_id
+        or job.resource_type != COLLECTION_RESOURCE
+        or job.resource_id != item.id
+    ):
         raise NotFound("Post collection not found")
     return collection_out(item, job, now)
 

@@ -5,18 +5,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from reelscope.collectors.base import ConnectorError
-from reelscope.collectors.base import NotFound as SourceNotFound
+from reelscope.collectors.base import Unavailable
+from reelscope.collectors.guard import UNAVAILABLE, UPSTREAM_ERROR, SourceFailed, guarded
+from reelscope.collectors.registry import connector_for
 from reelscope.kit.logging import get_logger
 from reelscope.kit.platforms import Platform
 from reelscope.models import TrackedItem
 from reelscope.tracking import cycles, service
-from reelscope.tracking.sources import connector_for
 from reelscope.worker import JobFailed, TaskContext, task
 
 log = get_logger(__name__)
-
-COLLECT_TASK = "tracking.collect_posts"
 
 
 def _moment(value: str | None, ctx: TaskContext) -> datetime:
@@ -32,7 +30,7 @@ async def cycle(
     return await cycles.run(ctx, connector, item_id, _moment(scheduled_for, ctx), paid=not first)
 
 
-@task(COLLECT_TASK)
+@task(service.COLLECT_TASK)
 async def collect_posts(ctx: TaskContext, *, item_id: str, max_videos: int, **_: Any) -> dict[str, Any]:
     """Deep post collection: the creator's latest ``max_videos`` posts into the item's posts. A failure
     is retried inside the job's window; a job given up on is refunded (jobs service)."""
@@ -43,13 +41,12 @@ async def collect_posts(ctx: TaskContext, *, item_id: str, max_videos: int, **_:
     if handle is None or platform is None:
         raise JobFailed("not_found", "The tracked creator was deleted", retry=False)
     try:
-        records = await connector_for(ctx.settings, ctx.clock).creator_posts(
-            platform, handle, limit=max_videos
-        )
-    except SourceNotFound as exc:
-        raise JobFailed("not_found", str(exc), retry=False) from exc
-    except ConnectorError as exc:
-        raise JobFailed("upstream_error", f"The source failed: {exc}") from exc
+        connector = connector_for(ctx.settings, ctx.clock, platform)
+        records = await guarded(connector.creator_posts(platform, handle, limit=max_videos))
+    except Unavailable:
+        raise JobFailed(UPSTREAM_ERROR, UNAVAILABLE, retry=False) from None
+    except SourceFailed as failure:
+        raise JobFailed(failure.code, failure.message, retry=failure.retryable) from failure
     async with ctx.db.transaction() as session:
         item = await session.get(TrackedItem, item_id)
         if item is None:

@@ -59,6 +59,15 @@ class TaskContext:
     def now(self) -> datetime:
         return self.clock.now()
 
+    async def hold(self, session: AsyncSession) -> None:
+        """Lock the job in the caller's transaction and make sure this attempt still owns it, before a side
+        effect of giving up (a failure event, a refund). Raises ``JobLost`` otherwise, as ``complete``."""
+        if self.job is None:
+            raise RuntimeError("hold() is only for tasks that run a jobs row")
+        job = await jobs_repository.get_for_update(session, self.job.id)
+        if job is None or job.status != jobs_repository.PROCESSING or job.lease_token != self.job.lease_token:
+            raise JobLost(self.job.id)
+
     async def complete(self, session: AsyncSession, result: Any = None) -> None:
         """Mark the job completed in the caller's transaction, beside the side effect it records.
 

@@ -20,6 +20,7 @@ COMPLETED = "completed"
 FAILED = "failed"
 EXPIRED = "expired"
 WAITING = (PENDING, FAILED)
+UNFINISHED = (PENDING, PROCESSING, FAILED)
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,45 @@ async def list_for_resource(
     if team_id is not None:
         stmt = stmt.where(Job.team_id == team_id)
     return (await session.execute(stmt.order_by(Job.created_at, Job.id))).scalars().all()
+
+
+async def list_unfinished_for_resource(
+    session: AsyncSession,
+    resource_type: str,
+    resource_id: str,
+    *,
+    team_id: str | None = None,
+    task: str | None = None,
+) -> Sequence[Job]:
+    """The resource's jobs not yet completed or expired (what ``pending_jobs`` can list, §2.6): bounded by
+    the retry window, however long the resource's history of finished jobs grows."""
+    stmt = select(Job).where(
+        Job.resource_type == resource_type, Job.resource_id == resource_id, Job.status.in_(UNFINISHED)
+    )
+    if team_id is not None:
+        stmt = stmt.where(Job.team_id == team_id)
+    if task is not None:
+        stmt = stmt.where(Job.task == task)
+    return (await session.execute(stmt.order_by(Job.created_at, Job.id))).scalars().all()
+
+
+async def latest_completed_for_resource(
+    session: AsyncSession, resource_type: str, resource_id: str, *, team_id: str, task: str
+) -> Job | None:
+    """The resource's most recently created completed job of ``task`` (one row, by ORDER BY … LIMIT 1)."""
+    stmt = (
+        select(Job)
+        .where(
+            Job.resource_type == resource_type,
+            Job.resource_id == resource_id,
+            Job.team_id == team_id,
+            Job.task == task,
+            Job.status == COMPLETED,
+        )
+        .order_by(Job.created_at.desc(), Job.id.desc())
+        .limit(1)
+    )
+    return (await session.execute(stmt)).scalar_one_or_none()
 
 
 def _claimable(now: datetime) -> ColumnElement[bool]:

@@ -113,6 +113,22 @@ async def for_resource(
     return await repository.list_for_resource(session, resource_type, resource_id, team_id=team_id)
 
 
+async def unfinished_for_resource(
+    session: AsyncSession, resource_type: str, resource_id: str, *, team_id: str, task: str | None = None
+) -> Sequence[Job]:
+    return await repository.list_unfinished_for_resource(
+        session, resource_type, resource_id, team_id=team_id, task=task
+    )
+
+
+async def latest_completed_for_resource(
+    session: AsyncSession, resource_type: str, resource_id: str, *, team_id: str, task: str
+) -> Job | None:
+    return await repository.latest_completed_for_resource(
+        session, resource_type, resource_id, team_id=team_id, task=task
+    )
+
+
 async def claim(session: AsyncSession, job_id: str, *, now: datetime, lease: timedelta) -> JobRun | None:
     """Start one attempt of the job, or None when it is not ours to run (done, running, not due)."""
     job = await repository.claim(session, job_id, token=new_id(), now=now, locked_until=now + lease)
@@ -237,7 +253,9 @@ async def envelope(
     team_id: str | None = None,
     resource_done: bool = True,
 ) -> AsyncState:
-    jobs = await repository.list_for_resource(session, resource_type, resource_id, team_id=team_id)
+    """The §2.6 state of a resource from its unfinished jobs only (completed ones are never listed, and
+    an expired one leaves ``pending_jobs``, §3), so the read stays small as the history grows."""
+    jobs = await repository.list_unfinished_for_resource(session, resource_type, resource_id, team_id=team_id)
     return render(jobs, now=now, resource_done=resource_done)
 
 

@@ -40,6 +40,8 @@ async def create(
     resource_id: str | None = None,
     params: dict[str, Any] | None = None,
     first_run_at: datetime | None = None,
+    poll_url: str | None = None,
+    webhook_event: str | None = None,
 ) -> Schedule:
     """A schedule firing ``task``; ``cadence`` is a stored cadence string (``schedules.cadence``).
 
@@ -64,6 +66,8 @@ async def create(
             cadence=parsed.spec,
             timezone=timezone,
             params=params or {},
+            poll_url=poll_url,
+            webhook_event=webhook_event,
             is_active=True,
             next_run_at=next_run_at,
             last_run_at=None,
@@ -132,6 +136,8 @@ async def dispatch_due(session: AsyncSession, *, now: datetime, limit: int = 100
             resource_id=schedule.resource_id,
             params=params,
             dedupe_key=f"schedule:{schedule.id}:{iso(fired_for)}",
+            poll_url=schedule.poll_url,
+            webhook_event=schedule.webhook_event,
         )
         fired.append(job)
         log.info(
