@@ -182,6 +182,22 @@ async def make_batch(world: World, owner: TeamKey) -> dict[str, str]:
     return {"batch_id": data["batch_id"]}
 
 
+def lists_none_of_it(*paths: str, secret: str = "") -> Check:
+    """Another team's lists (``paths``, free GETs) show neither the resource's ids nor its ``secret``;
+    the owner's show its first id (so the check cannot pass on a list that never holds anything)."""
+
+    async def check(world: World, ids: dict[str, str], owner: TeamKey, other: TeamKey) -> None:
+        for path in paths:
+            mine = await world.client.get(path, headers=owner.headers)
+            theirs = await world.client.get(path, headers=other.headers)
+            assert mine.status_code == theirs.status_code == 200, (path, theirs.text)
+            assert next(iter(ids.values())) in mine.text, path
+            for value in (*ids.values(), secret):
+                assert not value or value not in theirs.text, path
+
+    return check
+
+
 # --- research agents (issue 17), also under the legacy /v1/orbit and /v1/comet paths (§4.5) -----------
 
 AGENT_KEYWORD = "probesecretloaf"
@@ -333,6 +349,7 @@ RESOURCES: list[TeamResource] = [
         ),
         bodies={"PUT /v1/agents/{agent_id}": {"name": "taken over", "keywords": ["taken"]}},
         secret=AGENT_KEYWORD,
+        check=lists_none_of_it("/v1/agents", "/v1/orbit", "/v1/orbit/list", secret=AGENT_KEYWORD),
     ),
     TeamResource(
         name="tracked creator",
@@ -352,6 +369,7 @@ RESOURCES: list[TeamResource] = [
         ),
         bodies={f"PATCH {CREATOR}": TRACKING_UPDATE, f"POST {CREATOR}/posts/collect": {"depth": "standard"}},
         secret=TRACKED_HANDLE,
+        check=lists_none_of_it("/v1/tracking/creators", secret=TRACKED_HANDLE),
     ),
     TeamResource(
         name="tracked creator post",
@@ -381,5 +399,6 @@ RESOURCES: list[TeamResource] = [
         ),
         bodies={"PATCH /v1/tracking/videos/{id}": TRACKING_UPDATE},
         secret=TRACKED_VIDEO_ID,
+        check=lists_none_of_it("/v1/tracking/videos", secret=TRACKED_VIDEO_ID),
     ),
 ]
