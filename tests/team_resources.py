@@ -28,13 +28,17 @@ from typing import Any
 
 import httpx
 
+from reelscope.collectors.sandbox.creators import handle_of
+from reelscope.collectors.sandbox.world import World as SandboxWorld
+from reelscope.config import Settings
 from reelscope.kit.clock import ManualClock
 from reelscope.kit.ids import new_id
+from reelscope.kit.platforms import Platform
 from reelscope.models import Job
 from reelscope.runtime import Runtime
 from reelscope.webhook.delivery import fan_out
 from reelscope.worker.jobs import service as jobs_service
-from tests.conftest import TeamKey
+from tests.conftest import START, TeamKey
 
 # a public host for webhook URLs (the probe's client resolves it statically: no DNS, no connection)
 HOOK_HOST = "hooks.example"
@@ -42,6 +46,10 @@ HOOK_HOST = "hooks.example"
 
 @dataclass
 class World:
+    """The probe's client, runtime and clock. Jobs a creation enqueues run when its transaction commits
+    (the probe binds the job engine in immediate mode), so a tracked item has its first cycle's posts and
+    an agent its first run."""
+
     client: httpx.AsyncClient
     runtime: Runtime
     clock: ManualClock
@@ -174,6 +182,97 @@ async def make_batch(world: World, owner: TeamKey) -> dict[str, str]:
     return {"batch_id": data["batch_id"]}
 
 
+def lists_none_of_it(*paths: str, secret: str = "") -> Check:
+    """Another team's lists (``paths``, free GETs) show neither the resource's ids nor its ``secret``;
+    the owner's show its first id (so the check cannot pass on a list that never holds anything)."""
+
+    async def check(world: World, ids: dict[str, str], owner: TeamKey, other: TeamKey) -> None:
+        for path in paths:
+            mine = await world.client.get(path, headers=owner.headers)
+            theirs = await world.client.get(path, headers=other.headers)
+            assert mine.status_code == theirs.status_code == 200, (path, theirs.text)
+            assert next(iter(ids.values())) in mine.text, path
+            for value in (*ids.values(), secret):
+                assert not value or value not in theirs.text, path
+
+    return check
+
+
+# --- research agents (issue 17), also under the legacy /v1/orbit and /v1/comet paths (§4.5) -----------
+
+AGENT_KEYWORD = "probesecretloaf"
+
+
+async def make_agent(world: World, owner: TeamKey) -> dict[str, str]:
+    body = {"name": SECRET_DESCRIPTION, "keywords": [AGENT_KEYWORD], "platforms": ["tiktok"]}
+    response = await world.client.post("/v1/agents", json=body, headers=owner.headers)
+    assert response.status_code == 201, response.text
+    data = response.json()["data"]
+    return {"agent_id": data["id"], "run_id": data["run_id"]}
+
+
+AGENT_READS = ("", "/videos", "/slideshows", "/ads", "/creators/outliers")
+LEGACY_ROUTES = tuple(
+    f"GET /v1/{kind}/{{agent_id}}{sub}" for kind in ("orbit", "comet") for sub in AGENT_READS
+)
+
+
+# --- tracking (issue 20): tracked creators and videos, their posts, collections and audience jobs ------
+
+SEED = Settings().sandbox_seed
+TRACKED_HANDLE = handle_of(SEED, Platform.TIKTOK, 3)  # maxcloset3: has an audience (comments) to sample
+
+
+async def _created(world: World, owner: TeamKey, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    response = await world.client.post(path, json=body, headers=owner.headers)
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()["data"]
+    return data
+
+
+async def make_tracked_creator(world: World, owner: TeamKey) -> dict[str, str]:
+    body = {"platform": "tiktok", "handle": TRACKED_HANDLE}
+    return {"id": (await _created(world, owner, "/v1/tracking/creators", body))["id"]}
+
+
+async def make_tracked_post(world: World, owner: TeamKey) -> dict[str, str]:
+    """A post the tracked creator's first cycle stored."""
+    ids = await make_tracked_creator(world, owner)
+    response = await world.client.get(f"/v1/tracking/creators/{ids['id']}/posts", headers=owner.headers)
+    post = response.json()["data"][0]
+    return {**ids, "post_id": post["id"]}
+
+
+async def make_post_collection(world: World, owner: TeamKey) -> dict[str, str]:
+    ids = await make_tracked_creator(world, owner)
+    path = f"/v1/tracking/creators/{ids['id']}/posts/collect"
+    data = await _started(world, owner, "POST", path, {"depth": "standard"})
+    return {**ids, "collection_id": data["collection_id"]}
+
+
+async def make_audience_refresh(world: World, owner: TeamKey) -> dict[str, str]:
+    ids = await make_tracked_creator(world, owner)
+    data = await _started(world, owner, "POST", f"/v1/tracking/creators/{ids['id']}/audience-refresh")
+    return {**ids, "job_id": data["snapshot_id"]}
+
+
+def latest_video_id(handle: str) -> str:
+    """The platform id of ``handle``'s latest sandbox video at the tests' start (the probe's clock)."""
+    [video] = SandboxWorld(SEED).creator_posts(Platform.TIKTOK, handle, START, 1) or []
+    return video.external_id
+
+
+TRACKED_VIDEO_ID = latest_video_id(TRACKED_HANDLE)
+
+
+async def make_tracked_video(world: World, owner: TeamKey) -> dict[str, str]:
+    body = {"platform": "tiktok", "video_id": TRACKED_VIDEO_ID}
+    return {"id": (await _created(world, owner, "/v1/tracking/videos", body))["id"]}
+
+
+CREATOR = "/v1/tracking/creators/{id}"
+TRACKING_UPDATE = {"status": "paused"}
+
 RESOURCES: list[TeamResource] = [
     TeamResource(
         name="webhook",
@@ -232,5 +331,74 @@ RESOURCES: list[TeamResource] = [
         make=make_batch,
         routes=("GET /v1/satellite/creators/batch/{batch_id}",),
         secret="probe_one",
+    ),
+    TeamResource(
+        name="agent",
+        make=make_agent,
+        routes=(
+            "GET /v1/agents/{agent_id}",
+            "PUT /v1/agents/{agent_id}",
+            "DELETE /v1/agents/{agent_id}",
+            *(f"GET /v1/agents/{{agent_id}}{sub}" for sub in AGENT_READS[1:]),
+            "GET /v1/agents/{agent_id}/sounds",
+            "GET /v1/agents/{agent_id}/hashtags",
+            "GET /v1/agents/{agent_id}/benchmarks",
+            "GET /v1/agents/{agent_id}/runs",
+            "GET /v1/agents/{agent_id}/runs/{run_id}",
+            *LEGACY_ROUTES,
+        ),
+        bodies={"PUT /v1/agents/{agent_id}": {"name": "taken over", "keywords": ["taken"]}},
+        secret=AGENT_KEYWORD,
+        check=lists_none_of_it("/v1/agents", "/v1/orbit", "/v1/orbit/list", secret=AGENT_KEYWORD),
+    ),
+    TeamResource(
+        name="tracked creator",
+        make=make_tracked_creator,
+        routes=(
+            f"GET {CREATOR}",
+            f"PATCH {CREATOR}",
+            f"DELETE {CREATOR}",
+            f"GET {CREATOR}/report",
+            f"GET {CREATOR}/snapshots",
+            f"GET {CREATOR}/posts",
+            f"POST {CREATOR}/posts/collect",
+            f"GET {CREATOR}/posting-cadence",
+            f"POST {CREATOR}/audience-refresh",
+            f"GET {CREATOR}/audience-demographics",
+            f"GET {CREATOR}/audience-geography",
+        ),
+        bodies={f"PATCH {CREATOR}": TRACKING_UPDATE, f"POST {CREATOR}/posts/collect": {"depth": "standard"}},
+        secret=TRACKED_HANDLE,
+        check=lists_none_of_it("/v1/tracking/creators", secret=TRACKED_HANDLE),
+    ),
+    TeamResource(
+        name="tracked creator post",
+        make=make_tracked_post,
+        routes=(f"GET {CREATOR}/posts/{{post_id}}",),
+        secret=TRACKED_HANDLE,
+    ),
+    TeamResource(
+        name="post collection",
+        make=make_post_collection,
+        routes=(f"GET {CREATOR}/posts/collect/{{collection_id}}",),
+        secret=TRACKED_HANDLE,
+    ),
+    TeamResource(
+        name="audience snapshot",
+        make=make_audience_refresh,
+        routes=(f"GET {CREATOR}/audience-refresh/{{job_id}}", "GET /v1/audience/snapshot/{job_id}"),
+        secret=TRACKED_HANDLE,
+    ),
+    TeamResource(
+        name="tracked video",
+        make=make_tracked_video,
+        routes=(
+            "GET /v1/tracking/videos/{id}",
+            "PATCH /v1/tracking/videos/{id}",
+            "DELETE /v1/tracking/videos/{id}",
+        ),
+        bodies={"PATCH /v1/tracking/videos/{id}": TRACKING_UPDATE},
+        secret=TRACKED_VIDEO_ID,
+        check=lists_none_of_it("/v1/tracking/videos", secret=TRACKED_VIDEO_ID),
     ),
 ]

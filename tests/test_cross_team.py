@@ -20,6 +20,7 @@ from reelscope.main import create_app
 from reelscope.runtime import Runtime
 from reelscope.webhook.endpoints import get_address_guard
 from reelscope.webhook.network import StaticResolver, guard_from_settings
+from reelscope.worker.engine import JobEngine
 from tests.conftest import MakeTeam
 from tests.kit.test_errors import assert_error
 from tests.team_resources import HOOK_HOST, PUBLIC_ROUTES, RESOURCES, TeamResource, World
@@ -41,7 +42,8 @@ async def client(runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
 
 
 @pytest.fixture
-def world(client: httpx.AsyncClient, runtime: Runtime, clock: ManualClock) -> World:
+def world(client: httpx.AsyncClient, runtime: Runtime, clock: ManualClock, jobs: JobEngine) -> World:
+    """``jobs`` binds the job engine in immediate mode: a job runs once its creation commits."""
     return World(client=client, runtime=runtime, clock=clock)
 
 
