@@ -60,7 +60,7 @@ class TestStates:
             pass
         done = await get(team, path)
         assert done["status"] == "completed" and done["finalized"] is True
-        assert done["pending_jobs"] == [] and done["analysis_data"] is None
+        assert done["pending_jobs"] == [] and done["analysis_data"]["themes"]
         run = await get(team, f"{path}/runs/{agent['run_id']}")
         assert run["finalized"] is True and run["pending_jobs"] == []
         assert run["started_at"] == run["completed_at"] == "2026-11-21T12:00:30Z"

@@ -11,7 +11,8 @@ from typing import Annotated, Any
 
 from fastapi import Query, Response
 
-from reelscope.agent import reads
+from reelscope.agent import analysis as agent_analysis
+from reelscope.agent import reads, repository
 from reelscope.agent import service as agent_service
 from reelscope.agent.schemas import (
     AdPage,
@@ -31,10 +32,12 @@ from reelscope.agent.schemas import (
     RunOut,
     SlideshowPage,
     SoundQuery,
+    TrendBatch,
+    TrendQuery,
     VideoPage,
 )
 from reelscope.contract import CallDep, ClockDep, PrincipalDep, SessionDep, v1_router
-from reelscope.kit.pagination import Page
+from reelscope.kit.pagination import Page, PageQuery, Pagination
 from reelscope.kit.schemas import Envelope, errors
 
 router = v1_router(prefix="/agents", tags=["agents"])
@@ -154,6 +157,61 @@ async def get_agent_benchmarks(
     """Genre norms by follower tier (nano < 10K, micro < 100K, mid < 1M, macro); not paged."""
     agent = await agent_service.get_owned(session, principal.team_id, agent_id)
     return Envelope(data=reads.benchmarks(agent))
+
+
+@router.get("/{agent_id}/analysis/latest", responses=errors(400, 404))
+async def get_latest_agent_analysis(
+    agent_id: str, query: Annotated[EmptyQuery, Query()], session: SessionDep, principal: PrincipalDep
+) -> Envelope[dict[str, Any] | None]:
+    """The latest run's AI analysis: `analysis_data` (key_highlight, overview, themes, viral_tactics,
+    timing_analysis, connecting_thread, top_10_breakdown, excluded_videos), `trends`, `video_count`,
+    `cost_usd`; `data` is null before the first analysis."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    rows, _ = await repository.page_analyses(session, agent.id, skip=0, limit=1)
+    return Envelope(data=rows[0].analysis if rows else None)
+
+
+@router.get("/{agent_id}/analysis", responses=errors(400, 404))
+async def list_agent_analyses(
+    agent_id: str, query: Annotated[AgentPageQuery, Query()], session: SessionDep, principal: PrincipalDep
+) -> Page[dict[str, Any]]:
+    """Every run's analysis, newest first."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    rows, total = await repository.page_analyses(session, agent.id, skip=query.skip, limit=query.limit)
+    items = [row.analysis for row in rows if row.analysis is not None]
+    return Page(data=items, pagination=Pagination.of(PageQuery(page=query.page, limit=query.limit), total))
+
+
+@router.get("/{agent_id}/trends/latest", responses=errors(400, 404))
+async def get_latest_agent_trends(
+    agent_id: str, query: Annotated[EmptyQuery, Query()], session: SessionDep, principal: PrincipalDep
+) -> Envelope[TrendBatch]:
+    """The newest batch of themes, each with `stable_key`, `status` (new, rising, steady or fading against
+    the batch before), evidence videos and engagement stats; empty before the first analysis."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    return Envelope(
+        data=TrendBatch(**agent_analysis.latest_trends(await repository.latest_batch(session, agent.id)))
+    )
+
+
+@router.get("/{agent_id}/trends", responses=errors(400, 404))
+async def list_agent_trends(
+    agent_id: str, query: Annotated[TrendQuery, Query()], session: SessionDep, principal: PrincipalDep
+) -> Page[dict[str, Any]]:
+    """Trend history, newest batch first; filter by `stable_key` and by batch end with `start_date` and
+    `end_date`."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    rows, total = await repository.page_trends(
+        session,
+        agent.id,
+        stable_key=query.stable_key,
+        start=query.start_date,
+        end=query.end_date,
+        skip=query.skip,
+        limit=query.limit,
+    )
+    items = [agent_analysis.trend_object(r) for r in rows]
+    return Page(data=items, pagination=Pagination.of(PageQuery(page=query.page, limit=query.limit), total))
 
 
 @router.get("/{agent_id}/runs", responses=errors(400, 404))

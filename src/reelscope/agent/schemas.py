@@ -321,3 +321,30 @@ class Benchmarks(Schema):
     computed_at: str | None
     video_count: int
     tiers: list[dict[str, Any]] = Field(description="nano, micro, mid, macro: norms of the agent's videos")
+
+
+class TrendQuery(AgentPageQuery):
+    """§4.5 trend history: `limit`, `page`, `stable_key`, `start_date`/`end_date` on the batch end."""
+
+    stable_key: str | None = Field(default=None, max_length=40)
+    start_date: Annotated[datetime | None, BeforeValidator(lambda v: _moment(v, end=False))] = Field(
+        default=None, description="ISO date or timestamp: batches that ended at or after"
+    )
+    end_date: Annotated[datetime | None, BeforeValidator(lambda v: _moment(v, end=True))] = Field(
+        default=None,
+        description="ISO date (whole day included) or timestamp: batches that ended at or before",
+    )
+
+    @field_validator("end_date")
+    @classmethod
+    def _ordered(cls, value: datetime | None, info: Any) -> datetime | None:
+        start = info.data.get("start_date")
+        if value is not None and start is not None and start > value:
+            raise ValueError("must not be before start_date")
+        return value
+
+
+class TrendBatch(Schema):
+    batch_end: str | None
+    run_id: str | None
+    trends: list[dict[str, Any]]

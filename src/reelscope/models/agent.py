@@ -214,3 +214,28 @@ class AgentHashtag(Base):
     videos_prev_7d: Mapped[int] = mapped_column(Integer)
     growth_7d: Mapped[float | None] = mapped_column(Float)
     top_creators: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+
+
+class AgentTrend(Base):
+    """One theme of one run's AI analysis (§4.4 trends, §4.5 "stable_key and status new, rising, steady
+    or fading"): a batch is the themes of one run, ``batch_end`` the run's completion."""
+
+    __tablename__ = "agent_trends"
+    __table_args__ = (
+        Index("ix_agent_trends_agent_batch", "agent_id", "batch_end"),
+        Index("ix_agent_trends_agent_key", "agent_id", "stable_key", "batch_end"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"))
+    run_id: Mapped[str] = mapped_column(String(36))
+    batch_end: Mapped[datetime] = mapped_column(UtcDateTime)
+    stable_key: Mapped[str] = mapped_column(String(40))
+    name: Mapped[str] = mapped_column(String(300))
+    # new | rising | steady | fading, against the agent's previous batch
+    status: Mapped[str] = mapped_column(String(16))
+    video_count: Mapped[int] = mapped_column(Integer)
+    # the theme's top terms, which later runs match to keep its stable_key
+    terms: Mapped[list[str]] = mapped_column(JSON)
+    # the §6.3 theme object plus its engagement stats
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
