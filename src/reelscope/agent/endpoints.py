@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import Query, Response
 
 from reelscope.agent import analysis as agent_analysis
-from reelscope.agent import reads, repository
+from reelscope.agent import reads, repository, suggest
 from reelscope.agent import service as agent_service
 from reelscope.agent.schemas import (
     AdPage,
@@ -26,12 +26,14 @@ from reelscope.agent.schemas import (
     Benchmarks,
     EmptyQuery,
     ItemQuery,
+    KeywordSuggestion,
     OutlierPage,
     OutlierQuery,
     RunList,
     RunOut,
     SlideshowPage,
     SoundQuery,
+    SuggestKeywords,
     TrendBatch,
     TrendQuery,
     VideoPage,
@@ -52,6 +54,17 @@ async def create_agent(
     `content_research_agent.run.completed`."""
     created = await agent_service.create(session, principal, body, charged=call.final_price, now=clock.now())
     return Envelope(data=created)
+
+
+@router.post("/suggest-keywords", responses=errors(400))
+async def suggest_agent_keywords(
+    body: SuggestKeywords, session: SessionDep, clock: ClockDep
+) -> Envelope[KeywordSuggestion]:
+    """Keywords for an agent from an intent (mode `create`, default), a refresh of current keywords
+    (`refresh`) or rising adjacent keywords (`opportunity`), ranked by what the catalog holds for them
+    over the last 30 days: volume, week-over-week growth and overlap with the seed terms. Free; creates
+    nothing."""
+    return Envelope(data=await suggest.suggest(session, body, clock.now()))
 
 
 @router.get("", responses=errors(400))

@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime, time
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BeforeValidator, Field, field_validator
+from pydantic import AfterValidator, BeforeValidator, Field, field_validator, model_validator
 
 from reelscope.kit.platforms import Platform
 from reelscope.kit.schemas import LimitUpTo100, QueryModel, RequestBody, Schema
@@ -348,3 +348,40 @@ class TrendBatch(Schema):
     batch_end: str | None
     run_id: str | None
     trends: list[dict[str, Any]]
+
+
+class SuggestMode(StrEnum):
+    CREATE = "create"
+    REFRESH = "refresh"
+    OPPORTUNITY = "opportunity"
+
+
+class SuggestKeywords(RequestBody):
+    """§4.4 suggest-keywords body: an intent, or the keywords to refresh or build on (at least one)."""
+
+    intent: str | None = Field(default=None, max_length=2000, description="What the research is about")
+    keywords: Keywords = Field(
+        default_factory=list,
+        max_length=MAX_KEYWORDS,
+        description="The current keywords (refresh, opportunity)",
+    )
+    exclude_keywords: Keywords = Field(default_factory=list, max_length=MAX_EXCLUDE_KEYWORDS)
+    mode: SuggestMode = Field(
+        default=SuggestMode.CREATE, description="create (default), refresh or opportunity"
+    )
+
+    @model_validator(mode="after")
+    def _something_to_start_from(self) -> SuggestKeywords:
+        if not (self.intent or "").strip() and not self.keywords:
+            raise ValueError("send an intent or keywords")
+        return self
+
+
+class KeywordSuggestion(Schema):
+    mode: str
+    keywords: list[str]
+    exclude_keywords: list[str]
+    reasoning: str
+    quality_score: int = Field(description="0-100: how well the catalog backs the suggestion")
+    seed_video_count: int = Field(description="Videos of the last 30 days carrying a seed term")
+    candidates: list[dict[str, Any]] = Field(description="Each suggested keyword's 30-day volume and growth")
