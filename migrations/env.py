@@ -10,6 +10,7 @@ from sqlalchemy.engine import Connection
 from reelscope import models  # noqa: F401  (registers every table on Base.metadata)
 from reelscope.config import load_settings
 from reelscope.kit.db import Base, create_database
+from reelscope.models import fulltext
 
 config = context.config
 target_metadata = Base.metadata
@@ -31,6 +32,8 @@ def _run(connection: Connection) -> None:
         target_metadata=target_metadata,
         render_as_batch=connection.dialect.name == "sqlite",
         compare_type=True,
+        # the full-text tables and indexes live outside the models (ADR 0021): never autogenerate drops
+        include_name=lambda name, _type, _parent: name not in fulltext.NAMES,
     )
     with context.begin_transaction():
         context.run_migrations()

@@ -12,6 +12,7 @@ from reelscope.audience.endpoints import router as audience_router
 from reelscope.contract import V1_PREFIX
 from reelscope.digest.endpoints import router as digest_router
 from reelscope.hashtag.endpoints import router as hashtag_router
+from reelscope.hook.endpoints import router as hook_router
 from reelscope.kit.schemas import CONTRACT_ERRORS, errors
 from reelscope.lookup.endpoints import router as lookup_router
 from reelscope.sound.endpoints import router as sound_router
@@ -36,6 +37,7 @@ FAMILIES = (
     audience_router,
     agent_router,
     *legacy_routers,
+    hook_router,
 )
 
 

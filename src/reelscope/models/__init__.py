@@ -3,6 +3,7 @@
 One line per model file, re-exported with ``X as X`` so each family appends a line without touching others.
 """
 
+from reelscope.models import fulltext as fulltext
 from reelscope.models.account import ApiKey as ApiKey
 from reelscope.models.account import RateLimitOverride as RateLimitOverride
 from reelscope.models.account import Team as Team
@@ -29,6 +30,7 @@ from reelscope.models.catalog import VideoHashtag as VideoHashtag
 from reelscope.models.catalog import ViewSnapshot as ViewSnapshot
 from reelscope.models.events import OutboxCursor as OutboxCursor
 from reelscope.models.events import OutboxEvent as OutboxEvent
+from reelscope.models.hooks import Hook as Hook
 from reelscope.models.idempotency import IdempotencyRecord as IdempotencyRecord
 from reelscope.models.jobs import Job as Job
 from reelscope.models.jobs import Schedule as Schedule

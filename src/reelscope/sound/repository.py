@@ -10,13 +10,15 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Float, Select, and_, case, cast, func, literal, or_, select
+from sqlalchemy import Float, Select, and_, case, cast, func, literal, literal_column, or_, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
+from reelscope.analysis import hooks as analysis_hooks
 from reelscope.catalog import reads as catalog_reads
 from reelscope.models import Creator, Sound, SoundResolution, SoundUsage, Video
+from reelscope.models.fulltext import SOUND_TSVECTOR
 
 _SOUND_COLUMNS = (
     Sound.id,
@@ -119,21 +121,70 @@ def _like(pattern: str) -> str:
     return f"%{escaped}%"
 
 
+def _full_text(dialect: str, words: list[str], *, in_order: bool = False) -> ColumnElement[bool]:
+    """Sounds whose title, owner handle or owner nickname has a word starting with each of ``words``,
+    through the full-text index (models/fulltext.py). ``in_order`` (SQLite): test membership while
+    walking the search-order index rather than fetching and sorting every match (a common word)."""
+    if dialect == "postgresql":
+        vector: ColumnElement[Any] = literal_column(SOUND_TSVECTOR.replace("coalesce(", "coalesce(sounds."))
+        query = " & ".join(f"{w}:*" for w in words)  # words are letters and digits only
+        return vector.op("@@")(func.to_tsquery(literal_column("'simple'"), query))
+    match = " ".join(f'"{w}"*' for w in words)
+    found = text("SELECT rowid FROM sounds_fts WHERE sounds_fts MATCH :match").bindparams(match=match)
+    rowid: ColumnElement[Any] = literal_column("+sounds.rowid" if in_order else "sounds.rowid")
+    return rowid.in_(found.columns(literal_column("rowid")))
+
+
+# more matches than this are paged by walking ix_sounds_search_order (SQLite)
+_MANY = 5000
+
+
 async def search(
     session: AsyncSession, q: str, now: datetime, limit: int, offset: int
 ) -> tuple[Sequence[Any], int]:
-    """Sounds whose title, owner handle or owner nickname contains ``q``, case-insensitively; most used
-    on the platform first. A LIKE scan for now (full-text indexes remain, issue 19)."""
-    pattern = _like(q)
-    matches = or_(
-        *(
-            func.lower(column).like(pattern, escape="\\")
-            for column in (Sound.title, Sound.owner_handle, Sound.owner_nickname)
+    """Sounds whose title, owner handle or owner nickname matches ``q``; most used on the platform first.
+
+    A query with a word of 3+ letters or digits is full-text: each of its words begins a word of those
+    fields ("sabrina carp" finds "Sabrina Carpenter"), case and punctuation ignored. A shorter one
+    ("o", "_") is a case-insensitive substring scan, LIKE's wildcards taken literally.
+    """
+    dialect = session.get_bind().dialect.name
+    words = analysis_hooks.words(q)
+    order: tuple[Any, ...] = (Sound.usage_count.is_(None), Sound.usage_count.desc(), Sound.id)
+    if any(len(word) >= 3 for word in words):
+        matches = _full_text(dialect, words)
+        if dialect == "sqlite":  # every indexed row is a sound: count the matches in the index alone
+            counted = text("SELECT count(*) FROM sounds_fts WHERE sounds_fts MATCH :match")
+            match = " ".join(f'"{w}"*' for w in words)
+            total = (await session.execute(counted.bindparams(match=match))).scalar_one()
+        else:
+            total = (
+                await session.execute(select(func.count()).select_from(Sound).where(matches))
+            ).scalar_one()
+        if dialect == "sqlite" and total > _MANY:
+            matches = _full_text(dialect, words, in_order=True)
+            order = (Sound.usage_count.desc(), Sound.id)  # the same order on SQLite: NULLs sort last
+    else:
+        pattern = _like(q)
+        matches = or_(
+            *(
+                func.lower(column).like(pattern, escape="\\")
+                for column in (Sound.title, Sound.owner_handle, Sound.owner_nickname)
+            )
         )
-    )
-    stmt, _ = _with_counts(now, inner=False)
-    order = (Sound.usage_count.is_(None), Sound.usage_count.desc(), Sound.id)
-    return await _page(session, stmt.where(matches), order, limit, offset)
+        total = (await session.execute(select(func.count()).select_from(Sound).where(matches))).scalar_one()
+    # the page's sounds first, from the sounds table alone; then the video counts of those only
+    page = [
+        row[0]
+        for row in await session.execute(
+            select(Sound.id).where(matches).order_by(*order).limit(limit).offset(offset)
+        )
+    ]
+    if not page:
+        return [], int(total)
+    stmt, _ = _with_counts(now, inner=False, videos=Video.sound_id.in_(page))
+    rows = (await session.execute(stmt.where(Sound.id.in_(page)).order_by(*order))).all()
+    return rows, int(total)
 
 
 async def trending(

@@ -1,0 +1,345 @@
+"""SQL of the hook family: the hooks table kept from the catalog's videos, its lists and its search.
+
+Search goes through the full-text indexes of models/fulltext.py: FTS5 on SQLite, a GIN index over
+``to_tsvector('simple', text_key)`` on PostgreSQL. Trending and search read at most ``TOP`` rows
+(§8.3) and run under a time limit (``time_limit``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from time import monotonic
+from typing import Any
+
+from sqlalchemy import Select, bindparam, func, literal_column, select, text
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.elements import ColumnElement
+
+from reelscope.models import Hook, Video
+from reelscope.models.fulltext import HOOK_TSVECTOR
+from reelscope.models.hooks import UNSCORED
+
+# §4.7, §8.3: trending and search serve the top 1,000 results
+TOP = 1000
+
+
+class QueryTooLong(Exception):
+    """A statement ran past its time limit and was stopped."""
+
+
+@asynccontextmanager
+async def time_limit(session: AsyncSession, milliseconds: int) -> AsyncIterator[None]:
+    """Stop any statement of the block that runs past ``milliseconds`` (raising ``QueryTooLong``):
+    ``statement_timeout`` for the transaction on PostgreSQL, a progress handler on SQLite."""
+    connection = await session.connection()
+    if connection.dialect.name == "postgresql":
+        # one round trip: the setting as it was, then this transaction's limit
+        before = (
+            await session.execute(
+                select(
+                    func.current_setting("statement_timeout"),
+                    func.set_config("statement_timeout", f"{milliseconds}ms", True),
+                )
+            )
+        ).one()[0]
+        try:
+            yield
+        except DBAPIError as exc:
+            if "canceling statement due to statement timeout" in str(exc.orig):
+                raise QueryTooLong() from exc
+            raise
+        await session.execute(select(func.set_config("statement_timeout", before, True)))
+        return
+    raw = (await connection.get_raw_connection()).driver_connection
+    deadline = monotonic() + milliseconds / 1000
+
+    def stop_when_late() -> int:
+        return 1 if monotonic() > deadline else 0  # non-zero interrupts the statement
+
+    await _progress_handler(raw, stop_when_late)
+    try:
+        yield
+    except DBAPIError as exc:
+        if isinstance(exc.orig, sqlite3.OperationalError) and "interrupted" in str(exc.orig):
+            raise QueryTooLong() from exc
+        raise
+    finally:
+        await _progress_handler(raw, None)
+
+
+async def _progress_handler(raw: Any, handler: Any) -> None:
+    # every 10,000 SQLite virtual-machine steps: well under a millisecond apart
+    if isinstance(raw, sqlite3.Connection):  # the inline read driver (kit/sqlite_inline.py)
+        raw.set_progress_handler(handler, 10_000)
+    else:  # aiosqlite
+        await raw.set_progress_handler(handler, 10_000)
+
+
+# --- keeping the table ----------------------------------------------------------------------------------
+
+
+async def videos_to_refresh(session: AsyncSession, limit: int) -> Sequence[Any]:
+    """Catalog videos with no hook row yet, or whose views moved since their row was made."""
+    stmt = (
+        select(
+            Video.id,
+            Video.creator_id,
+            Video.platform,
+            Video.language,
+            Video.description,
+            Video.transcript,
+            Video.hashtags,
+            Video.is_duet,
+            Video.is_stitch,
+            Video.views,
+            Video.published_at,
+            Hook.text_key.label("old_text_key"),
+        )
+        .join(Hook, Hook.video_id == Video.id, isouter=True)
+        .where((Hook.seq.is_(None)) | (Hook.views != Video.views))
+        .order_by(Video.id)
+        .limit(limit)
+    )
+    return (await session.execute(stmt)).all()
+
+
+async def creator_views(session: AsyncSession, creator_ids: Sequence[str]) -> Sequence[Any]:
+    stmt = select(Video.creator_id, Video.views).where(Video.creator_id.in_(creator_ids))
+    return (await session.execute(stmt)).all()
+
+
+async def creator_hooks(session: AsyncSession, creator_ids: Sequence[str]) -> Sequence[Any]:
+    stmt = select(Hook.seq, Hook.creator_id, Hook.views).where(Hook.creator_id.in_(creator_ids))
+    return (await session.execute(stmt)).all()
+
+
+async def upsert_hooks(session: AsyncSession, rows: list[dict[str, Any]]) -> None:
+    if not rows:
+        return
+    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    stmt = insert(Hook)
+    kept = {"seq", "id", "video_id"}
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["video_id"],
+        set_={c.name: stmt.excluded[c.name] for c in Hook.__table__.c if c.name not in kept},
+    )
+    await session.execute(stmt, rows)
+
+
+async def set_scores(session: AsyncSession, scores: list[dict[str, Any]]) -> None:
+    """``scores``: ``{"s": seq, "r": outlier_ratio, "w": weighted_score}`` each."""
+    if not scores:
+        return
+    await session.execute(
+        text("UPDATE hooks SET outlier_ratio = :r, weighted_score = :w, rank_score = :k WHERE seq = :s"),
+        [{**score, "k": UNSCORED if score["w"] is None else score["w"]} for score in scores],
+    )
+
+
+async def recount_usage(session: AsyncSession, text_keys: Sequence[str]) -> None:
+    """``usage_count`` of every hook with one of ``text_keys``: the hooks sharing its text."""
+    for start in range(0, len(text_keys), 500):
+        keys = list(text_keys[start : start + 500])
+        counts = (
+            select(Hook.text_key, func.count().label("n"))
+            .where(Hook.text_key.in_(keys))
+            .group_by(Hook.text_key)
+        )
+        found = (await session.execute(counts)).all()
+        if found:
+            await session.execute(
+                text("UPDATE hooks SET usage_count = :n WHERE text_key = :k"),
+                [{"n": row.n, "k": row.text_key} for row in found],
+            )
+
+
+# --- reading --------------------------------------------------------------------------------------------
+
+_OUT = (
+    Hook.id,
+    Hook.video_id,
+    Hook.text,
+    Hook.hook_type,
+    Hook.visual_hook_type,
+    Hook.platform,
+    Hook.language,
+    Hook.category,
+    Hook.source,
+    Hook.usage_count,
+    Hook.views,
+    Hook.outlier_ratio,
+    Hook.weighted_score,
+    Hook.published_at,
+    Video.url,
+)
+# the best first: the highest weighted score (unscored last), ties to the newer row: the order of the
+# index ix_hooks_rank, read backwards, so a page stops as soon as it has its rows
+_BEST = (Hook.rank_score.desc(), Hook.seq.desc())
+
+
+async def type_scores(session: AsyncSession) -> Sequence[Any]:
+    """Per hook type: how many hooks, and each scored hook's score and ratio (for medians)."""
+    stmt = select(Hook.hook_type, Hook.weighted_score, Hook.outlier_ratio)
+    return (await session.execute(stmt)).all()
+
+
+async def category_counts(session: AsyncSession) -> dict[str, int]:
+    stmt = select(Hook.category, func.count()).where(Hook.category.is_not(None)).group_by(Hook.category)
+    return {str(category): int(count) for category, count in (await session.execute(stmt)).all()}
+
+
+def _conditions(filters: dict[str, Any]) -> list[ColumnElement[bool]]:
+    found: list[ColumnElement[bool]] = []
+    for name in ("platform", "category", "hook_type", "visual_hook_type", "language"):
+        if (value := filters.get(name)) is not None:
+            found.append(getattr(Hook, name) == value)
+    if (min_views := filters.get("min_views")) is not None:
+        found.append(Hook.views >= min_views)
+    if (since := filters.get("since")) is not None:
+        found.append(Hook.published_at >= since)
+    return found
+
+
+def _filtered(stmt: Select[*tuple[Any, ...]], filters: dict[str, Any]) -> Select[*tuple[Any, ...]]:
+    return stmt.where(*_conditions(filters))
+
+
+async def _top_page(
+    session: AsyncSession, conditions: Sequence[ColumnElement[bool]], limit: int, offset: int
+) -> tuple[Sequence[Any], int]:
+    """A page of the top ``TOP`` hooks meeting ``conditions``, the best first, and how many of those
+    there are. Both statements read the hooks table alone (the count in list order, so it walks the
+    same covering index as the page and stops at ``TOP``); the page's rows are then joined to their
+    videos."""
+    capped = select(Hook.seq).where(*conditions).order_by(*_BEST).limit(TOP).subquery()
+    total = int((await session.execute(select(func.count()).select_from(capped))).scalar_one())
+    limit = max(0, min(limit, TOP - offset))
+    return (await _rows(session, conditions, limit, offset) if limit else []), total
+
+
+async def trending(
+    session: AsyncSession, since: datetime, filters: dict[str, Any], limit: int, offset: int
+) -> tuple[Sequence[Any], int]:
+    """Hooks of videos posted since ``since`` matching ``filters``, the best first."""
+    return await _top_page(session, _conditions({**filters, "since": since}), limit, offset)
+
+
+def _full_text(
+    session: AsyncSession, words: Sequence[str], *, phrase: bool = False, in_rank_order: bool = False
+) -> ColumnElement[bool]:
+    """Hooks holding every one of ``words`` as a whole word (``phrase``: all of them in a row), through
+    the full-text index; words are letters and digits only, safe inside the query syntax.
+
+    ``in_rank_order`` (SQLite): test membership while walking the rank index instead of fetching every
+    match (``+seq`` keeps SQLite from driving the query by the match list): faster when the matches are
+    many, as for a common word; slower when they are few."""
+    if session.get_bind().dialect.name == "postgresql":
+        vector: ColumnElement[Any] = literal_column(HOOK_TSVECTOR.replace("text_key", "hooks.text_key"))
+        parse = func.phraseto_tsquery if phrase else func.plainto_tsquery
+        return vector.op("@@")(parse(literal_column("'simple'"), " ".join(words)))
+    match = '"' + " ".join(words) + '"' if phrase else " ".join(f'"{w}"' for w in words)
+    # unique: a statement may hold two of these (the similar tier: all the words, not the phrase)
+    found = text("SELECT rowid FROM hooks_fts WHERE hooks_fts MATCH :match").bindparams(
+        bindparam("match", match, unique=True)
+    )
+    seq: ColumnElement[Any] = literal_column("+hooks.seq" if in_rank_order else "hooks.seq")
+    return seq.in_(found.columns(literal_column("rowid")))
+
+
+async def _rows(
+    session: AsyncSession, conditions: Sequence[ColumnElement[bool]], limit: int, offset: int
+) -> Sequence[Any]:
+    page = (
+        select(Hook.seq.label("page_seq"))
+        .where(*conditions)
+        .order_by(*_BEST)
+        .limit(limit)
+        .offset(offset)
+        .subquery("page")
+    )
+    stmt = (
+        select(*_OUT)
+        .join(page, page.c.page_seq == Hook.seq)
+        .join(Video, Video.id == Hook.video_id)
+        .order_by(*_BEST)
+    )
+    return (await session.execute(stmt)).all()
+
+
+async def search(
+    session: AsyncSession, key: str, words: Sequence[str], limit: int, offset: int
+) -> tuple[Sequence[Any], list[int], int]:
+    """Hooks holding every one of ``words`` (the query's words of 3+ characters), in tiers: 0 ``exact``
+    (the hook's words are the query's), 1 ``contains`` (all the query's words in a row: a full-text
+    phrase), 2 ``similar`` (its words of 3+ characters anywhere); within a tier the best first. The
+    rows of the page, the tier of each, and how many of the top ``TOP`` there are.
+
+    Each tier is counted (up to what is left of ``TOP``) and read on its own, in rank order."""
+    everything = key.split(" ")
+
+    def tier_conditions(tier: int, in_rank_order: bool) -> list[ColumnElement[bool]]:
+        if tier == 0:
+            return [Hook.text_key == key]
+        in_row = _full_text(session, everything, phrase=True, in_rank_order=in_rank_order)
+        if tier == 1:
+            return [in_row, Hook.text_key != key]
+        return [_full_text(session, words, in_rank_order=in_rank_order), ~in_row]
+
+    found: list[Any] = []
+    kinds: list[int] = []
+    total = 0
+    start, wanted = offset, max(0, min(limit, TOP - offset))
+    for tier in range(3):
+        if total >= TOP:
+            break
+        conditions = tier_conditions(tier, in_rank_order=False)
+        capped = select(Hook.seq).where(*conditions).limit(TOP - total).subquery()
+        count = int((await session.execute(select(func.count()).select_from(capped))).scalar_one())
+        total += count
+        if wanted and start < count:
+            many = tier > 0 and count >= TOP // 2  # a common word: walk the rank index (see _full_text)
+            conditions = tier_conditions(tier, in_rank_order=many)
+            rows = await _rows(session, conditions, min(wanted, count - start), start)
+            found.extend(rows)
+            kinds.extend([tier] * len(rows))
+            wanted -= len(rows)
+            start = 0
+        else:
+            start -= min(start, count)
+    return found, kinds, total
+
+
+async def library(
+    session: AsyncSession, filters: dict[str, Any], sort: str, limit: int, offset: int
+) -> tuple[Sequence[Any], int]:
+    """Distinct hooks (one per text and type) with how many catalog videos use them, their best
+    weighted score and the text of the best-scored one."""
+    best = func.max(Hook.weighted_score)
+    stmt = _filtered(
+        select(
+            Hook.text_key,
+            Hook.hook_type,
+            func.min(Hook.text).label("text"),
+            func.count().label("usage_count"),
+            best.label("best_weighted_score"),
+            func.max(Hook.views).label("max_views"),
+            func.count(func.distinct(Hook.platform)).label("platform_count"),
+        ).group_by(Hook.text_key, Hook.hook_type),
+        filters,
+    )
+    total = (await session.execute(select(func.count()).select_from(stmt.subquery()))).scalar_one()
+    if sort == "weighted_score":
+        order: list[Any] = [best.is_(None), best.desc(), func.count().desc()]
+    else:
+        order = [func.count().desc(), best.is_(None), best.desc()]
+    rows = (
+        await session.execute(
+            stmt.order_by(*order, Hook.text_key, Hook.hook_type).limit(limit).offset(offset)
+        )
+    ).all()
+    return rows, int(total)

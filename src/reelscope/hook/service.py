@@ -1,0 +1,250 @@
+"""The hook catalogue (spec §4.7; ADR 0021): the hook of each catalog video, typed by analysis/hooks.py,
+scored against its creator's norm (analysis/outliers.py), and the lists over them.
+
+The ``hooks`` table is derived from ``videos`` by ``refresh``: rows for videos that have none yet (the
+backfill is the same call) and for videos whose views moved; then the creators' medians, so the weighted
+scores, of those videos, and the ``usage_count`` of the texts touched. It runs after every catalog
+change (hook/tasks.py) and every 10 minutes.
+
+* ``usage_count``: catalog videos whose hook has the same words (analysis/hooks.normalize).
+* ``weighted_score``: ln(views / creator median) x ln(creator median) of the video (null when the
+  creator is unknown or their median is 0); ``strong_hit_rate`` of a type: the share of its scored
+  hooks at 3x or more their creator's median (``outliers.OUTLIER_AT``).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from reelscope.analysis import hooks as analysis
+from reelscope.analysis import outliers
+from reelscope.catalog.service import catalog_id
+from reelscope.hook import repository
+from reelscope.hook.schemas import (
+    CategoryOut,
+    HookMatch,
+    HookOut,
+    HookTypeOut,
+    HookTypes,
+    LibraryHook,
+    LibraryQuery,
+    SearchQuery,
+    TrendingQuery,
+    TypesQuery,
+)
+from reelscope.kit.db import Database
+from reelscope.kit.errors import ServiceUnavailable, ValidationFailed
+from reelscope.kit.logging import get_logger
+from reelscope.kit.pagination import Page, PageQuery, Pagination
+from reelscope.models.hooks import UNSCORED
+
+log = get_logger(__name__)
+
+BATCH = 2000
+# a trending or search query that takes longer is stopped: 503, not charged (§4.7)
+QUERY_TIME_LIMIT_MS = 3000
+MATCH_TYPES = ("exact", "contains", "similar")
+
+
+# --- keeping the table ----------------------------------------------------------------------------------
+
+
+def hook_row(video: Any, now: datetime) -> dict[str, Any] | None:
+    """The hooks row of a video (scores and usage filled later); None when it has no words to open with."""
+    found = analysis.extract_hook(transcript=video.transcript, caption=video.description)
+    if found is None:
+        return None
+    return {
+        "id": catalog_id("hook", video.id),
+        "video_id": video.id,
+        "creator_id": video.creator_id,
+        "platform": video.platform,
+        "language": video.language,
+        "category": analysis.categorize(video.description, video.hashtags or ()),
+        "text": found.text,
+        "text_key": analysis.normalize(found.text),
+        "source": found.source,
+        "hook_type": analysis.classify(found.text),
+        "visual_hook_type": analysis.visual_type(
+            video.description, video.hashtags or (), is_duet=video.is_duet, is_stitch=video.is_stitch
+        ),
+        "views": video.views,
+        "published_at": video.published_at,
+        "outlier_ratio": None,
+        "weighted_score": None,
+        "rank_score": UNSCORED,
+        "usage_count": 1,
+        "updated_at": now,
+    }
+
+
+async def _rescore(session: AsyncSession, creator_ids: Sequence[str]) -> None:
+    """The weighted scores of every hook of ``creator_ids`` against their current medians."""
+    views: dict[str, list[int]] = defaultdict(list)
+    for creator_id, count in await repository.creator_views(session, creator_ids):
+        views[creator_id].append(count)
+    medians = {c: outliers.median_views(v) for c, v in views.items()}
+    scores = []
+    for seq, creator_id, count in await repository.creator_hooks(session, creator_ids):
+        median = medians.get(creator_id)
+        found = outliers.score("", count, median) if median is not None else None
+        ratio = round(found.outlier_ratio, 6) if found else None
+        weighted = round(found.weighted_score, 6) if found else None
+        scores.append({"s": seq, "r": ratio, "w": weighted})
+    await repository.set_scores(session, scores)
+
+
+async def refresh(db: Database, now: datetime) -> dict[str, int]:
+    """Bring the hooks table up to the catalog, one batch of videos per transaction."""
+    made = skipped = 0
+    seen_without_hook: set[str] = set()
+    while True:
+        async with db.transaction() as session:
+            videos = [
+                v
+                for v in await repository.videos_to_refresh(session, BATCH + len(seen_without_hook))
+                if v.id not in seen_without_hook
+            ][:BATCH]
+            if not videos:
+                break
+            rows = []
+            for video in videos:
+                row = hook_row(video, now)
+                if row is None:
+                    seen_without_hook.add(video.id)
+                    skipped += 1
+                else:
+                    rows.append(row)
+            await repository.upsert_hooks(session, rows)
+            creators = sorted({r["creator_id"] for r in rows if r["creator_id"] is not None})
+            for start in range(0, len(creators), 500):
+                await _rescore(session, creators[start : start + 500])
+            keys = {r["text_key"] for r in rows} | {v.old_text_key for v in videos if v.old_text_key}
+            await repository.recount_usage(session, sorted(keys))
+            made += len(rows)
+        if len(videos) < BATCH:
+            break
+    log.info("hooks.refreshed", hooks=made, without_hook=skipped)
+    return {"hooks": made, "without_hook": skipped}
+
+
+# --- reading --------------------------------------------------------------------------------------------
+
+
+async def types(session: AsyncSession, query: TypesQuery) -> HookTypes:
+    scores: dict[str, list[float]] = defaultdict(list)
+    strong: dict[str, int] = defaultdict(int)
+    counts: dict[str, int] = defaultdict(int)
+    for hook_type, weighted, ratio in await repository.type_scores(session):
+        counts[hook_type] += 1
+        if weighted is not None:
+            scores[hook_type].append(weighted)
+            strong[hook_type] += ratio is not None and ratio >= outliers.OUTLIER_AT
+    rows = [
+        HookTypeOut(
+            hook_type=name,
+            description=analysis.DESCRIPTIONS[name],
+            hook_count=counts[name],
+            median_weighted_score=round(statistics.median(scores[name]), 4) if scores[name] else None,
+            strong_hit_rate=round(strong[name] / len(scores[name]), 4) if scores[name] else None,
+        )
+        for name in analysis.HOOK_TYPES
+    ]
+    key = query.sort.value
+    rows.sort(key=lambda r: (getattr(r, key) is None, -(getattr(r, key) or 0)))  # stable: vocabulary order
+    return HookTypes(data=rows, visual_hook_types=list(analysis.VISUAL_HOOK_TYPES))
+
+
+async def categories(session: AsyncSession) -> list[CategoryOut]:
+    counts = await repository.category_counts(session)
+    rows = [CategoryOut(category=c, hook_count=counts.get(c, 0)) for c in analysis.CATEGORIES]
+    return sorted(rows, key=lambda r: -r.hook_count)
+
+
+def _filters(query: TrendingQuery | LibraryQuery) -> dict[str, Any]:
+    if query.category is not None and query.category not in analysis.CATEGORIES:
+        # §4.7: validated against the corpus vocabulary; the message lists the valid ones
+        raise ValidationFailed(f"category: unknown; valid categories: {', '.join(analysis.CATEGORIES)}")
+    return {
+        "platform": query.platform.value if query.platform else None,
+        "category": query.category,
+        "hook_type": query.hook_type,
+        "visual_hook_type": query.visual_hook_type,
+        "language": query.language.lower() if query.language else None,
+        "min_views": query.min_views,
+    }
+
+
+def _within_top(query: PageQuery) -> None:
+    if query.offset >= repository.TOP:
+        # §4.7, §8.3: only the top 1,000 results are served; a page beyond is a 400 (not charged)
+        raise ValidationFailed(f"page: only the top {repository.TOP} results are served")
+
+
+def _out(row: Any) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "video_id": row.video_id,
+        "video_url": row.url,
+        "hook_text": row.text,
+        "hook_type": row.hook_type,
+        "visual_hook_type": row.visual_hook_type,
+        "platform": row.platform,
+        "language": row.language,
+        "category": row.category,
+        "source": row.source,
+        "usage_count": row.usage_count,
+        "views": row.views,
+        "outlier_ratio": None if row.outlier_ratio is None else round(row.outlier_ratio, 4),
+        "weighted_score": None if row.weighted_score is None else round(row.weighted_score, 4),
+        "publish_date": row.published_at.strftime("%Y-%m-%dT%H:%M:%S"),  # as §2.1 writes it
+    }
+
+
+async def trending(session: AsyncSession, query: TrendingQuery, now: datetime) -> Page[HookOut]:
+    filters = _filters(query)
+    _within_top(query)
+    since = now - timedelta(days=int(query.window))
+    try:
+        async with repository.time_limit(session, QUERY_TIME_LIMIT_MS):
+            rows, total = await repository.trending(session, since, filters, query.limit, query.offset)
+    except repository.QueryTooLong as exc:
+        raise ServiceUnavailable("The query took too long; narrow it or retry later") from exc
+    return Page[HookOut](data=[HookOut(**_out(r)) for r in rows], pagination=Pagination.of(query, total))
+
+
+async def search(session: AsyncSession, query: SearchQuery) -> Page[HookMatch]:
+    _within_top(query)
+    words = analysis.words(query.q)
+    key = " ".join(words)
+    needed = sorted({w for w in words if len(w) >= 3})
+    try:
+        async with repository.time_limit(session, QUERY_TIME_LIMIT_MS):
+            rows, tiers, total = await repository.search(session, key, needed, query.limit, query.offset)
+    except repository.QueryTooLong as exc:
+        raise ServiceUnavailable("The search took too long; narrow it or retry later") from exc
+    data = [HookMatch(**_out(r), match_type=MATCH_TYPES[t]) for r, t in zip(rows, tiers, strict=True)]
+    return Page[HookMatch](data=data, pagination=Pagination.of(query, total))
+
+
+async def library(session: AsyncSession, query: LibraryQuery) -> Page[LibraryHook]:
+    filters = _filters(query)
+    rows, total = await repository.library(session, filters, query.sort.value, query.limit, query.offset)
+    data = [
+        LibraryHook(
+            hook_text=r.text,
+            hook_type=r.hook_type,
+            usage_count=r.usage_count,
+            best_weighted_score=None if r.best_weighted_score is None else round(r.best_weighted_score, 4),
+            max_views=r.max_views,
+            platform_count=r.platform_count,
+        )
+        for r in rows
+    ]
+    return Page[LibraryHook](data=data, pagination=Pagination.of(query, total))

@@ -1,0 +1,60 @@
+"""The hook catalogue (spec §4.7): the hook of each catalog video, derived by ``hook/service.py``."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import BigInteger, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from reelscope.kit.db import Base, UtcDateTime
+
+UNSCORED = -1e9
+FILTERED = ("published_at", "views", "platform", "language", "hook_type", "category", "visual_hook_type")
+
+
+class Hook(Base):
+    """One catalog video's hook, its types, and how the video did against its creator's norm.
+
+    ``seq`` is an integer key only so the SQLite full-text index (``hooks_fts``, models/fulltext.py) can
+    point at rows by rowid; clients see ``id``.
+    """
+
+    __tablename__ = "hooks"
+    __table_args__ = (
+        Index("ix_hooks_published_at", "published_at"),
+        # the lists' order, carrying every filtered column so a filter is checked in the index alone
+        Index("ix_hooks_rank", "rank_score", "seq", *FILTERED),
+        # a list filtered by one of these reads that filter's hooks in rank order (ADR 0021)
+        Index("ix_hooks_platform_rank", "platform", "rank_score", "seq", "published_at", "views"),
+        Index("ix_hooks_language_rank", "language", "rank_score", "seq", "published_at", "views"),
+        Index("ix_hooks_hook_type_rank", "hook_type", "rank_score", "seq", "published_at", "views"),
+        Index("ix_hooks_category_rank", "category", "rank_score", "seq", "published_at", "views"),
+        Index("ix_hooks_text_key", "text_key"),
+        Index("ix_hooks_creator_id", "creator_id"),
+    )
+
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[str] = mapped_column(String(36), unique=True)
+    video_id: Mapped[str] = mapped_column(ForeignKey("videos.id", ondelete="CASCADE"), unique=True)
+    creator_id: Mapped[str | None] = mapped_column(String(36))
+    platform: Mapped[str] = mapped_column(String(16))
+    language: Mapped[str | None] = mapped_column(String(8))
+    category: Mapped[str | None] = mapped_column(String(32))
+    # as written or spoken, one line; ``text_key`` is its matching form (analysis/hooks.normalize)
+    text: Mapped[str] = mapped_column(Text)
+    text_key: Mapped[str] = mapped_column(Text)
+    source: Mapped[str] = mapped_column(String(16))
+    hook_type: Mapped[str] = mapped_column(String(32))
+    visual_hook_type: Mapped[str | None] = mapped_column(String(32))
+    views: Mapped[int] = mapped_column(BigInteger)
+    published_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    # against the median views of the creator's catalog videos (analysis/outliers.py); null without one
+    outlier_ratio: Mapped[float | None] = mapped_column(Float)
+    weighted_score: Mapped[float | None] = mapped_column(Float)
+    # the order of trending and search in one indexed column: weighted_score, or UNSCORED when there
+    # is none (last); ties go to the newer row (seq descending), so a list is one index scan
+    rank_score: Mapped[float] = mapped_column(Float)
+    # catalog videos whose hook has the same text_key
+    usage_count: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
