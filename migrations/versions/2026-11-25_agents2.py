@@ -1,7 +1,7 @@
-"""agents2: the trend batches of agent analyses (issue 16)
+"""agents2: the trend batches of agent analyses and per-item intelligence (issue 16)
 
 Revision ID: 0011_agents2
-Revises: 0010_agent
+Revises: 0010_hooks
 Create Date: 2026-11-25 16:30:00
 """
 
@@ -13,12 +13,15 @@ from alembic import op
 import reelscope.kit.db
 
 revision: str = "0011_agents2"
-down_revision: str | None = "0010_agent"
+down_revision: str | None = "0010_hooks"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+    for table in ("agent_videos", "agent_slideshows"):
+        with op.batch_alter_table(table, schema=None) as batch_op:
+            batch_op.add_column(sa.Column("intelligence", sa.JSON(), nullable=True))
     op.create_table(
         "agent_trends",
         sa.Column("id", sa.String(length=36), nullable=False),
@@ -46,3 +49,6 @@ def downgrade() -> None:
     op.drop_index("ix_agent_trends_agent_key", table_name="agent_trends")
     op.drop_index("ix_agent_trends_agent_batch", table_name="agent_trends")
     op.drop_table("agent_trends")
+    for table in ("agent_slideshows", "agent_videos"):
+        with op.batch_alter_table(table, schema=None) as batch_op:
+            batch_op.drop_column("intelligence")

@@ -291,6 +291,7 @@ async def page_videos(
         select(
             *Video.__table__.columns,
             AgentVideo.intelligence_status,
+            AgentVideo.intelligence,
             AgentVideo.intent_match,
             AgentVideo.keyword,
             AgentVideo.linked_at,
@@ -330,6 +331,7 @@ async def page_slideshows(
         select(
             *Slideshow.__table__.columns,
             AgentSlideshow.intelligence_status,
+            AgentSlideshow.intelligence,
             AgentSlideshow.intent_match,
             AgentSlideshow.keyword,
             AgentSlideshow.linked_at,
@@ -523,3 +525,29 @@ async def page_analyses(
         .limit(limit)
     )
     return rows.all(), total
+
+
+async def pending_videos(session: AsyncSession, agent_id: str) -> Sequence[Any]:
+    """Linked videos whose intelligence is pending, with the text it reads."""
+    rows = await session.execute(
+        select(
+            AgentVideo,
+            Video.description,
+            Video.transcript,
+            Video.hashtags,
+            Video.is_duet,
+            Video.is_stitch,
+        )
+        .join(Video, Video.id == AgentVideo.video_id)
+        .where(AgentVideo.agent_id == agent_id, AgentVideo.intelligence_status == "pending")
+    )
+    return rows.all()
+
+
+async def pending_slideshows(session: AsyncSession, agent_id: str) -> Sequence[Any]:
+    rows = await session.execute(
+        select(AgentSlideshow, Slideshow.description, Slideshow.panels, Slideshow.hashtags)
+        .join(Slideshow, Slideshow.id == AgentSlideshow.slideshow_id)
+        .where(AgentSlideshow.agent_id == agent_id, AgentSlideshow.intelligence_status == "pending")
+    )
+    return rows.all()

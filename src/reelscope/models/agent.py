@@ -120,6 +120,8 @@ class AgentVideo(Base):
     keyword: Mapped[str] = mapped_column(String(200))
     # §2.6: ready | pending | disabled | failed | skipped
     intelligence_status: Mapped[str] = mapped_column(String(16))
+    # the §2.6 intelligence object once Data Intelligence ran (status ready); null until then
+    intelligence: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # {matches, reasoning} once intent matching ran; null until then
     intent_match: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     intent_matches: Mapped[bool | None] = mapped_column(Boolean)
@@ -146,6 +148,8 @@ class AgentSlideshow(Base):
     run_id: Mapped[str] = mapped_column(String(36))
     keyword: Mapped[str] = mapped_column(String(200))
     intelligence_status: Mapped[str] = mapped_column(String(16))
+    # the §2.6 slideshow intelligence object (panel text, no video-only fields); null until it ran
+    intelligence: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     intent_match: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     intent_matches: Mapped[bool | None] = mapped_column(Boolean)
     linked_at: Mapped[datetime] = mapped_column(UtcDateTime)

@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.agent import analysis as agent_analysis
+from reelscope.agent import intelligence as agent_intelligence
 from reelscope.agent import repository
 from reelscope.agent import service as agent_service
 from reelscope.agent.run import collect, metrics
@@ -407,6 +408,8 @@ async def analyse(ctx: TaskContext, run_id: str) -> dict[str, Any]:
         if run is None or agent is None:
             await ctx.complete(session, None)
             return {"run_id": run_id, "skipped": True}
+        # §2.6 per-item intelligence first (Data Intelligence agents), then the run-level report
+        await agent_intelligence.annotate(session, agent)
         found = run.analysis
         if found is None and run.status in (agent_service.COMPLETED, agent_service.PARTIAL_FAILURE):
             found = await agent_analysis.analyse_run(session, agent, run, now)
