@@ -7,7 +7,9 @@ mixes several topics, clusters them with ``analysis.themes`` and reports:
 
 - purity: the share of clustered videos whose theme's majority label is their own label;
 - coverage: the share of videos placed in some theme (the rest are ``excluded_videos``);
-- themes against labels present.
+- themes against labels present;
+- language: ``analysis.intelligence`` on each video's caption and transcript against the language the
+  sandbox wrote it in (accuracy over the videos it names a language for, and that share).
 
 Run: .venv/bin/python benchmarks/agent_analysis.py. Writes benchmarks/results/agent_analysis.json.
 """
@@ -24,6 +26,7 @@ from typing import Any
 import numpy as np
 from meta import machine
 
+from reelscope.analysis.intelligence import analyse
 from reelscope.analysis.themes import Doc, cluster
 from reelscope.collectors.sandbox import posts as ps
 from reelscope.collectors.sandbox import records
@@ -92,13 +95,36 @@ def main() -> None:
             topics = {t for t in topics if t < len(TOPICS)}
             items = labelled(platform, since, until, topics, 600)
             cases.append({"platform": platform.value, "topics": sorted(topics), **evaluate(items)})
+    lang_right = lang_named = lang_total = 0
+    per_language: dict[str, list[int]] = {}
+    for platform in Platform:
+        posts = ps.feed(SEED, platform, since.timestamp(), until.timestamp())
+        for v in records.videos(SEED, posts.take(np.arange(len(posts))[-1500:]), until):
+            found = analyse(caption=v.description, transcript=v.transcript, hashtags=v.hashtags)
+            lang_total += 1
+            detected = found["language_detected"] if found else None
+            counts = per_language.setdefault(v.language or "?", [0, 0, 0])
+            counts[2] += 1
+            if detected is not None:
+                lang_named += 1
+                counts[1] += 1
+                if detected == v.language:
+                    lang_right += 1
+                    counts[0] += 1
     clustered = sum(c["videos"] * (c["coverage"] or 0) for c in cases)
     purity = sum(c["videos"] * (c["coverage"] or 0) * (c["purity"] or 0) for c in cases) / clustered
     result = {
         "benchmark": "agent_analysis",
         "machine": machine(),
         "seed": SEED,
-        "aim": {"theme_purity": 0.8},
+        "aim": {"theme_purity": 0.8, "language_accuracy": 0.95},
+        "language_accuracy": round(lang_right / lang_named, 4) if lang_named else None,
+        "language_coverage": round(lang_named / lang_total, 4) if lang_total else None,
+        "language_videos": lang_total,
+        "language_by_truth": {
+            k: {"accuracy": round(r / n, 4) if n else None, "named": n, "videos": t}
+            for k, (r, n, t) in sorted(per_language.items())
+        },
         "theme_purity": round(purity, 4),
         "coverage": round(clustered / sum(c["videos"] for c in cases), 4),
         "cases": cases,

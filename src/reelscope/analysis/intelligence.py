@@ -1,7 +1,8 @@
 """Per-item Data Intelligence (spec §2.6): the intelligence object of one video or slideshow, computed
 locally from the text the catalog holds (caption, transcript or panel text, hashtags, duet/stitch flags).
 
-What the text can tell is filled: language (``langdetect``, its seed fixed so a result never changes),
+What the text can tell is filled: language (``lingua``, offline n-gram models shipped in the package,
+restricted to ``LANGUAGES``: 0.985 on the sandbox's labelled videos, benchmarks/agent_analysis.py),
 sentiment (VADER, English only), keywords and topics, the hook (``analysis/hooks.py``), category,
 brand-safety tier, educational and sponsorship cues, calls to action, and a summary made of those facts.
 What needs frames or audio (faces, camera, lighting, setting, on-screen text, speaking style, the visual
@@ -15,14 +16,23 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from langdetect import DetectorFactory, LangDetectException, detect_langs
+from lingua import Language, LanguageDetector, LanguageDetectorBuilder
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
 from reelscope.analysis import hooks
 from reelscope.analysis.text import STOPWORDS, normalize_hashtag, words
 from reelscope.analysis.themes import GENERIC_TAGS
 
-DetectorFactory.seed = 0  # langdetect samples at random; a fixed seed makes it deterministic
+# the languages told apart: the most used on the three platforms (a short caption is too little text to
+# tell 75 languages apart reliably; fewer candidates make it both more accurate and quicker to load)
+LANGUAGES = (
+    Language.ENGLISH, Language.SPANISH, Language.PORTUGUESE, Language.FRENCH, Language.GERMAN,
+    Language.ITALIAN, Language.DUTCH, Language.RUSSIAN, Language.UKRAINIAN, Language.POLISH,
+    Language.TURKISH, Language.ARABIC, Language.HINDI, Language.INDONESIAN, Language.JAPANESE,
+    Language.KOREAN, Language.CHINESE, Language.VIETNAMESE, Language.THAI, Language.TAGALOG,
+    Language.MALAY, Language.SWEDISH, Language.ROMANIAN,
+)  # fmt: skip
+_detector: LanguageDetector | None = None
 _SENTIMENT = SentimentIntensityAnalyzer()
 
 # fields only frames or audio could tell (§2.6), always null here; the slideshow variant omits the
@@ -42,7 +52,6 @@ UNKNOWN_FROM_TEXT = (
 )
 VIDEO_ONLY = ("visual_format", "camera_perspective", "scene_changed", "visual_hook_type", "speaking_style")
 MIN_LANGUAGE_WORDS = 3
-MIN_LANGUAGE_CONFIDENCE = 0.7
 
 # brand-safety cues (English, Spanish, Portuguese, German, French); a hit makes the item that tier
 _HIGH_RISK = re.compile(
@@ -109,17 +118,21 @@ _FORMAT_OF_HOOK = {
 }
 
 
+def _languages() -> LanguageDetector:
+    global _detector
+    if _detector is None:  # built on first use: loading the models takes a few seconds
+        _detector = LanguageDetectorBuilder.from_languages(*LANGUAGES).build()
+    return _detector
+
+
 def language(text: str) -> str | None:
-    """ISO 639-1 code when at least ``MIN_LANGUAGE_WORDS`` words say it with ≥ 0.7 probability."""
+    """ISO 639-1 code of the text, or None under ``MIN_LANGUAGE_WORDS`` words or when no language is
+    clearly ahead."""
     cleaned = " ".join(words(text))
     if len(cleaned.split()) < MIN_LANGUAGE_WORDS:
         return None
-    try:
-        best = detect_langs(cleaned)[0]
-    except LangDetectException:
-        return None
-    code = str(best.lang).split("-")[0]
-    return code if best.prob >= MIN_LANGUAGE_CONFIDENCE else None
+    found = _languages().detect_language_of(cleaned)
+    return None if found is None else found.iso_code_639_1.name.lower()
 
 
 def sentiment(text: str, lang: str | None) -> str | None:
@@ -175,7 +188,7 @@ def analyse(
         return None
     hook = hooks.extract_hook(transcript=None if slideshow else transcript, caption=caption or spoken)
     hook_type = hooks.classify(hook.text) if hook else None
-    lang = language(spoken if len(words(spoken)) >= MIN_LANGUAGE_WORDS else text)
+    lang = language(text)
     keys = keywords_of(text, hashtags)
     category = hooks.categorize(caption, hashtags)
     sponsored = bool(_SPONSORED.search(text) or any(_SPONSORED.search("#" + t.lstrip("#")) for t in hashtags))
