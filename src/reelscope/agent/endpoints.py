@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import Query, Response
 
 from reelscope.agent import analysis as agent_analysis
+from reelscope.agent import hooks as agent_hooks
 from reelscope.agent import reads, repository, suggest
 from reelscope.agent import service as agent_service
 from reelscope.agent.schemas import (
@@ -19,12 +20,14 @@ from reelscope.agent.schemas import (
     AdQuery,
     AgentCreate,
     AgentCreated,
+    AgentHookPage,
     AgentList,
     AgentOut,
     AgentPageQuery,
     AgentUpdate,
     Benchmarks,
     EmptyQuery,
+    HookQuery,
     ItemQuery,
     KeywordSuggestion,
     OutlierPage,
@@ -225,6 +228,25 @@ async def list_agent_trends(
     )
     items = [agent_analysis.trend_object(r) for r in rows]
     return Page(data=items, pagination=Pagination.of(PageQuery(page=query.page, limit=query.limit), total))
+
+
+@router.get("/{agent_id}/hooks", responses=errors(400, 402, 404))
+async def get_agent_hooks(
+    agent_id: str,
+    query: Annotated[HookQuery, Query()],
+    session: SessionDep,
+    principal: PrincipalDep,
+    call: CallDep,
+) -> AgentHookPage:
+    """The hooks of the agent's videos, ranked by views, each video once, with `coverage` counts and an
+    exact `pagination.total`. $0.25; free when the agent has Data Intelligence."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    found = await agent_hooks.page(session, agent, query)
+    if agent.data_intelligence_enabled:
+        call.settle(0)  # §4.4: free with Data Intelligence
+    return AgentHookPage(
+        data=found["items"], pagination=Pagination.of(query, found["total"]), coverage=found["coverage"]
+    )
 
 
 @router.get("/{agent_id}/runs", responses=errors(400, 404))

@@ -551,3 +551,24 @@ async def pending_slideshows(session: AsyncSession, agent_id: str) -> Sequence[A
         .where(AgentSlideshow.agent_id == agent_id, AgentSlideshow.intelligence_status == "pending")
     )
     return rows.all()
+
+
+async def hook_inputs(session: AsyncSession, agent_id: str) -> Sequence[Any]:
+    """Every linked video with what the hook extractor reads."""
+    rows = await session.execute(
+        select(
+            Video.id,
+            Video.platform,
+            Video.url,
+            Video.description,
+            Video.transcript,
+            Video.hashtags,
+            Video.is_duet,
+            Video.is_stitch,
+            Video.published_at,
+            AgentVideo.views,
+        )
+        .join(AgentVideo, AgentVideo.video_id == Video.id)
+        .where(AgentVideo.agent_id == agent_id)
+    )
+    return rows.all()

@@ -9,6 +9,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, Field, field_validator, model_validator
 
+from reelscope.analysis.hooks import HOOK_TYPES
+from reelscope.kit.pagination import PageQuery, Pagination
 from reelscope.kit.platforms import Platform
 from reelscope.kit.schemas import LimitUpTo100, QueryModel, RequestBody, Schema
 from reelscope.worker.jobs.schemas import PendingJob
@@ -385,3 +387,25 @@ class KeywordSuggestion(Schema):
     quality_score: int = Field(description="0-100: how well the catalog backs the suggestion")
     seed_video_count: int = Field(description="Videos of the last 30 days carrying a seed term")
     candidates: list[dict[str, Any]] = Field(description="Each suggested keyword's 30-day volume and growth")
+
+
+def _hook_type(value: str | None) -> str | None:
+    if value is not None and value not in HOOK_TYPES:
+        raise ValueError(f"must be one of {', '.join(HOOK_TYPES)}")
+    return value
+
+
+class HookQuery(PageQuery):
+    """§4.4 agent hooks: `limit` (default 20, max 100), `page`, optional `hook_type` (one of the 17)."""
+
+    hook_type: Annotated[str | None, AfterValidator(_hook_type)] = Field(
+        default=None, description="Only this hook type"
+    )
+
+
+class AgentHookPage(Schema):
+    """`{data, pagination, coverage}`: `coverage` counts every linked video, with and without a hook."""
+
+    data: list[dict[str, Any]]
+    pagination: Pagination
+    coverage: dict[str, Any]
