@@ -131,3 +131,22 @@ class TestRecurringTrends:
         assert middle["pagination"]["total"] == len(batches[1]["trends"])
         paged = await get(team, f"{path}/trends", limit=1, page=2)
         assert paged["data"] == [everything["data"][1]] and paged["pagination"]["total"] == total
+
+
+class TestLegacyPaths:
+    async def test_orbit_and_comet_read_the_same_trends_and_analysis(
+        self, client: httpx.AsyncClient, create_agent: CreateAgent, get: Get, team: TeamKey
+    ) -> None:
+        """§4.5: the legacy reads map to the agent's, with the deprecation headers."""
+        agent = await create_agent(team, **SMALL)
+        for kind in ("orbit", "comet"):
+            for sub in ("trends/latest", "trends", "analysis/latest"):
+                legacy = await client.get(f"/v1/{kind}/{agent['id']}/{sub}", headers=team.headers)
+                assert legacy.status_code == 200 and legacy.headers["Deprecation"] == "true"
+                assert legacy.headers["X-Cost"] == "0.00"
+                current = await client.get(f"/v1/agents/{agent['id']}/{sub}", headers=team.headers)
+                assert legacy.json() == current.json()
+        missing = await client.get(
+            "/v1/orbit/00000000-0000-0000-0000-000000000000/trends", headers=team.headers
+        )
+        assert missing.status_code == 404 and missing.headers["Deprecation"] == "true"

@@ -17,10 +17,12 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.agent import repository
+from reelscope.agent.schemas import TrendQuery
 from reelscope.analysis import report as reports
 from reelscope.analysis.themes import Doc
 from reelscope.kit.clock import iso
 from reelscope.kit.ids import new_id
+from reelscope.kit.pagination import Page, PageQuery, Pagination
 from reelscope.models import Agent, AgentRun, AgentTrend
 
 # §4.4 time_range "30d": the window a run searched
@@ -115,3 +117,18 @@ def latest_trends(rows: Sequence[AgentTrend]) -> dict[str, Any]:
         "run_id": rows[0].run_id if rows else None,
         "trends": [trend_object(r) for r in rows],
     }
+
+
+async def trend_page(session: AsyncSession, agent: Agent, query: TrendQuery) -> Page[dict[str, Any]]:
+    """The trend history, newest batch first, filtered by ``stable_key`` and batch end."""
+    rows, total = await repository.page_trends(
+        session,
+        agent.id,
+        stable_key=query.stable_key,
+        start=query.start_date,
+        end=query.end_date,
+        skip=query.skip,
+        limit=query.limit,
+    )
+    items = [trend_object(r) for r in rows]
+    return Page(data=items, pagination=Pagination.of(PageQuery(page=query.page, limit=query.limit), total))

@@ -217,17 +217,7 @@ async def list_agent_trends(
     """Trend history, newest batch first; filter by `stable_key` and by batch end with `start_date` and
     `end_date`."""
     agent = await agent_service.get_owned(session, principal.team_id, agent_id)
-    rows, total = await repository.page_trends(
-        session,
-        agent.id,
-        stable_key=query.stable_key,
-        start=query.start_date,
-        end=query.end_date,
-        skip=query.skip,
-        limit=query.limit,
-    )
-    items = [agent_analysis.trend_object(r) for r in rows]
-    return Page(data=items, pagination=Pagination.of(PageQuery(page=query.page, limit=query.limit), total))
+    return await agent_analysis.trend_page(session, agent, query)
 
 
 @router.get("/{agent_id}/hooks", responses=errors(400, 402, 404))

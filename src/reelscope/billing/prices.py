@@ -156,6 +156,9 @@ PRICES: dict[str, Price] = {
             ("list", "_slideshows"),
             ("list", "_ads"),
             ("list", "_creator_outliers"),
+            ("get", "_latest_trends"),
+            ("list", "_trends"),
+            ("get", "_latest_analysis"),
         )
     },
     # §4.7 satellite lookups
