@@ -60,7 +60,7 @@ class TestStates:
             pass
         done = await get(team, path)
         assert done["status"] == "completed" and done["finalized"] is True
-        assert done["pending_jobs"] == [] and done["analysis_data"] is None
+        assert done["pending_jobs"] == [] and done["analysis_data"]["themes"]
         run = await get(team, f"{path}/runs/{agent['run_id']}")
         assert run["finalized"] is True and run["pending_jobs"] == []
         assert run["started_at"] == run["completed_at"] == "2026-11-21T12:00:30Z"
@@ -133,7 +133,15 @@ class TestStates:
         assert ads["total"] == run["metrics"]["meta_ads_linked"] > 0
         assert {a["keyword"] for a in ads["ads"]} == {"sourdough"}
         videos = (await get(team, f"{path}/videos"))["videos"]
-        assert {v["intelligence_status"] for v in videos} == {"pending"}
+        # §2.6: pending → ready once the run's analysis job ran (the immediate queue ran it)
+        assert {v["intelligence_status"] for v in videos} == {"ready"}
+        first = videos[0]["intelligence"]
+        assert first["language_detected"] and first["hook_text"] and first["keywords"]
+        assert first["has_face_visible"] is None and first["camera_perspective"] is None  # no frames
+        slides = (await get(team, f"{path}/slideshows"))["slideshows"]
+        assert slides and {s["intelligence_status"] for s in slides} <= {"ready", "skipped"}
+        ready = [s["intelligence"] for s in slides if s["intelligence_status"] == "ready"]
+        assert ready and all("camera_perspective" not in i and "visual_format" not in i for i in ready)
         assert await credits(client, team) == 850
         # §2.6: `disabled` whenever intelligence is off, also once it was switched off
         await client.put(path, json={"data_intelligence_enabled": False}, headers=team.headers)

@@ -51,6 +51,12 @@ def settings(
     )
 
 
+def metrics_count(data: dict[str, Any]) -> int:
+    """The videos a one-shot run analysed: every video it linked (all in its 30-day window)."""
+    count: int = data["metrics"]["videos_linked"]
+    return count
+
+
 def bodies(receiver: Receiver, path: str) -> list[dict[str, Any]]:
     return [r.json() for r in receiver.at(path)]
 
@@ -71,7 +77,20 @@ class TestRunWebhook:
         assert data["run_id"] == agent["run_id"] and data["team_id"] == team.team_id
         assert data["user_id"]
         assert data["status"] == "success" and data["is_recurring"] is False
-        assert data["error"] is None and data["analysis"] is None and data["intent_summary"] is None
+        assert data["error"] is None and data["intent_summary"] is None
+        # §6.3: the analysis object, filled from the run's AI analysis
+        analysis = data["analysis"]
+        assert set(analysis) == {"id", "status", "analysis_data", "trends", "video_count", "cost_usd"}
+        assert analysis["cost_usd"] == 0 and analysis["video_count"] == metrics_count(data)
+        assert analysis["trends"] == analysis["analysis_data"]["themes"] and analysis["trends"]
+        assert set(analysis["analysis_data"]) == {
+            "key_highlight", "overview", "themes", "viral_tactics", "timing_analysis", "connecting_thread",
+            "top_10_breakdown", "excluded_videos",
+        }  # fmt: skip
+        assert set(analysis["trends"][0]) == {
+            "stable_key", "name", "why_it_works", "tactics", "confidence", "video_count",
+            "evidence_video_ids",
+        }  # fmt: skip
         assert "comet" not in data and "content_research_agent" not in data
         orbit = data["orbit"]
         assert orbit["id"] == agent["id"] and orbit["keywords"] == ["sourdough"]

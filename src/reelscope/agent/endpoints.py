@@ -11,30 +11,38 @@ from typing import Annotated, Any
 
 from fastapi import Query, Response
 
-from reelscope.agent import reads
+from reelscope.agent import analysis as agent_analysis
+from reelscope.agent import hooks as agent_hooks
+from reelscope.agent import reads, repository, suggest
 from reelscope.agent import service as agent_service
 from reelscope.agent.schemas import (
     AdPage,
     AdQuery,
     AgentCreate,
     AgentCreated,
+    AgentHookPage,
     AgentList,
     AgentOut,
     AgentPageQuery,
     AgentUpdate,
     Benchmarks,
     EmptyQuery,
+    HookQuery,
     ItemQuery,
+    KeywordSuggestion,
     OutlierPage,
     OutlierQuery,
     RunList,
     RunOut,
     SlideshowPage,
     SoundQuery,
+    SuggestKeywords,
+    TrendBatch,
+    TrendQuery,
     VideoPage,
 )
 from reelscope.contract import CallDep, ClockDep, PrincipalDep, SessionDep, v1_router
-from reelscope.kit.pagination import Page
+from reelscope.kit.pagination import Page, PageQuery, Pagination
 from reelscope.kit.schemas import Envelope, errors
 
 router = v1_router(prefix="/agents", tags=["agents"])
@@ -49,6 +57,17 @@ async def create_agent(
     `content_research_agent.run.completed`."""
     created = await agent_service.create(session, principal, body, charged=call.final_price, now=clock.now())
     return Envelope(data=created)
+
+
+@router.post("/suggest-keywords", responses=errors(400))
+async def suggest_agent_keywords(
+    body: SuggestKeywords, session: SessionDep, clock: ClockDep
+) -> Envelope[KeywordSuggestion]:
+    """Keywords for an agent from an intent (mode `create`, default), a refresh of current keywords
+    (`refresh`) or rising adjacent keywords (`opportunity`), ranked by what the catalog holds for them
+    over the last 30 days: volume, week-over-week growth and overlap with the seed terms. Free; creates
+    nothing."""
+    return Envelope(data=await suggest.suggest(session, body, clock.now()))
 
 
 @router.get("", responses=errors(400))
@@ -154,6 +173,70 @@ async def get_agent_benchmarks(
     """Genre norms by follower tier (nano < 10K, micro < 100K, mid < 1M, macro); not paged."""
     agent = await agent_service.get_owned(session, principal.team_id, agent_id)
     return Envelope(data=reads.benchmarks(agent))
+
+
+@router.get("/{agent_id}/analysis/latest", responses=errors(400, 404))
+async def get_latest_agent_analysis(
+    agent_id: str, query: Annotated[EmptyQuery, Query()], session: SessionDep, principal: PrincipalDep
+) -> Envelope[dict[str, Any] | None]:
+    """The latest run's AI analysis: `analysis_data` (key_highlight, overview, themes, viral_tactics,
+    timing_analysis, connecting_thread, top_10_breakdown, excluded_videos), `trends`, `video_count`,
+    `cost_usd`; `data` is null before the first analysis."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    rows, _ = await repository.page_analyses(session, agent.id, skip=0, limit=1)
+    return Envelope(data=rows[0].analysis if rows else None)
+
+
+@router.get("/{agent_id}/analysis", responses=errors(400, 404))
+async def list_agent_analyses(
+    agent_id: str, query: Annotated[AgentPageQuery, Query()], session: SessionDep, principal: PrincipalDep
+) -> Page[dict[str, Any]]:
+    """Every run's analysis, newest first."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    rows, total = await repository.page_analyses(session, agent.id, skip=query.skip, limit=query.limit)
+    items = [row.analysis for row in rows if row.analysis is not None]
+    return Page(data=items, pagination=Pagination.of(PageQuery(page=query.page, limit=query.limit), total))
+
+
+@router.get("/{agent_id}/trends/latest", responses=errors(400, 404))
+async def get_latest_agent_trends(
+    agent_id: str, query: Annotated[EmptyQuery, Query()], session: SessionDep, principal: PrincipalDep
+) -> Envelope[TrendBatch]:
+    """The newest batch of themes, each with `stable_key`, `status` (new, rising, steady or fading against
+    the batch before), evidence videos and engagement stats; empty before the first analysis."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    return Envelope(
+        data=TrendBatch(**agent_analysis.latest_trends(await repository.latest_batch(session, agent.id)))
+    )
+
+
+@router.get("/{agent_id}/trends", responses=errors(400, 404))
+async def list_agent_trends(
+    agent_id: str, query: Annotated[TrendQuery, Query()], session: SessionDep, principal: PrincipalDep
+) -> Page[dict[str, Any]]:
+    """Trend history, newest batch first; filter by `stable_key` and by batch end with `start_date` and
+    `end_date`."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    return await agent_analysis.trend_page(session, agent, query)
+
+
+@router.get("/{agent_id}/hooks", responses=errors(400, 402, 404))
+async def get_agent_hooks(
+    agent_id: str,
+    query: Annotated[HookQuery, Query()],
+    session: SessionDep,
+    principal: PrincipalDep,
+    call: CallDep,
+) -> AgentHookPage:
+    """The hooks of the agent's videos, ranked by views, each video once, with `coverage` counts and an
+    exact `pagination.total`. $0.25; free when the agent has Data Intelligence."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    found = await agent_hooks.page(session, agent, query)
+    if agent.data_intelligence_enabled:
+        call.settle(0)  # §4.4: free with Data Intelligence
+    return AgentHookPage(
+        data=found["items"], pagination=Pagination.of(query, found["total"]), coverage=found["coverage"]
+    )
 
 
 @router.get("/{agent_id}/runs", responses=errors(400, 404))

@@ -18,7 +18,8 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from pydantic import Field, JsonValue, model_validator
 
-from reelscope.agent import reads
+from reelscope.agent import analysis as agent_analysis
+from reelscope.agent import reads, repository
 from reelscope.agent import service as agent_service
 from reelscope.agent.schemas import (
     AdPage,
@@ -27,15 +28,19 @@ from reelscope.agent.schemas import (
     AgentList,
     AgentOut,
     AgentPageQuery,
+    EmptyQuery,
     ItemQuery,
     OutlierPage,
     OutlierQuery,
     SlideshowPage,
     Sort,
+    TrendBatch,
+    TrendQuery,
     VideoPage,
 )
 from reelscope.contract import CallDep, ClockDep, ContractRoute, PrincipalDep, SessionDep
 from reelscope.kit.errors import ApiError, ValidationFailed
+from reelscope.kit.pagination import Page
 from reelscope.kit.schemas import Envelope, Schema, errors
 from reelscope.kit.validation import describe_validation_errors
 
@@ -203,6 +208,26 @@ def legacy_router(kind: Literal["orbit", "comet"]) -> APIRouter:
         agent = await agent_service.get_owned(session, principal.team_id, agent_id)
         return Envelope(data=await reads.outliers(session, agent, query))
 
+    async def latest_trends(
+        agent_id: str, query: Annotated[EmptyQuery, Query()], session: SessionDep, principal: PrincipalDep
+    ) -> Envelope[TrendBatch]:
+        agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+        batch = agent_analysis.latest_trends(await repository.latest_batch(session, agent.id))
+        return Envelope(data=TrendBatch(**batch))
+
+    async def trends(
+        agent_id: str, query: Annotated[TrendQuery, Query()], session: SessionDep, principal: PrincipalDep
+    ) -> Page[dict[str, Any]]:
+        agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+        return await agent_analysis.trend_page(session, agent, query)
+
+    async def latest_analysis(
+        agent_id: str, query: Annotated[EmptyQuery, Query()], session: SessionDep, principal: PrincipalDep
+    ) -> Envelope[dict[str, Any] | None]:
+        agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+        rows, _ = await repository.page_analyses(session, agent.id, skip=0, limit=1)
+        return Envelope(data=rows[0].analysis if rows else None)
+
     what = "recurring search (comet)" if recurring else "one-shot search (orbit)"
     price = (
         "free to create; each run is debited $0.50"
@@ -232,6 +257,21 @@ def legacy_router(kind: Literal["orbit", "comet"]) -> APIRouter:
             f"list_{kind}_creator_outliers",
             {"responses": errors(400, 404)},
         ),
+        (
+            "GET",
+            "/{agent_id}/trends/latest",
+            latest_trends,
+            f"get_{kind}_latest_trends",
+            {"responses": errors(400, 404)},
+        ),
+        ("GET", "/{agent_id}/trends", trends, f"list_{kind}_trends", {"responses": errors(400, 404)}),
+        (
+            "GET",
+            "/{agent_id}/analysis/latest",
+            latest_analysis,
+            f"get_{kind}_latest_analysis",
+            {"responses": errors(400, 404)},
+        ),
     ]
     docs = {
         "create": f"Deprecated: queue a {what} ({price}); 202 with the queue response. Use POST /v1/agents.",
@@ -241,6 +281,9 @@ def legacy_router(kind: Literal["orbit", "comet"]) -> APIRouter:
         "slideshows": "Deprecated: GET /v1/agents/{id}/slideshows.",
         "ads": "Deprecated: GET /v1/agents/{id}/ads.",
         "outliers": "Deprecated: GET /v1/agents/{id}/creators/outliers.",
+        "latest_trends": "Deprecated: GET /v1/agents/{id}/trends/latest.",
+        "trends": "Deprecated: GET /v1/agents/{id}/trends.",
+        "latest_analysis": "Deprecated: GET /v1/agents/{id}/analysis/latest.",
     }
     for method, path, endpoint, name, extra in routes:
         router.add_api_route(

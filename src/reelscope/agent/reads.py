@@ -69,7 +69,7 @@ async def videos(
         {
             **digest_service.render(row),
             "intelligence_status": _intelligence(agent, row.intelligence_status),
-            "intelligence": None,
+            "intelligence": row.intelligence if agent.data_intelligence_enabled else None,
             "intent_match": row.intent_match,
             "keyword": row.keyword,
             "created_at": iso(row.linked_at),
@@ -120,7 +120,7 @@ async def slideshows(session: AsyncSession, agent: Agent, query: ItemQuery) -> S
             "sound_id": row.sound_id,
             "author_id": row.creator_id,
             "intelligence_status": _intelligence(agent, row.intelligence_status),
-            "intelligence": None,
+            "intelligence": row.intelligence if agent.data_intelligence_enabled else None,
             "intent_match": row.intent_match,
             "keyword": row.keyword,
             "created_at": iso(row.linked_at),

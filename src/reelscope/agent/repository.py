@@ -23,6 +23,7 @@ from reelscope.models import (
     AgentRun,
     AgentSlideshow,
     AgentSound,
+    AgentTrend,
     AgentVideo,
     Creator,
     Job,
@@ -290,6 +291,7 @@ async def page_videos(
         select(
             *Video.__table__.columns,
             AgentVideo.intelligence_status,
+            AgentVideo.intelligence,
             AgentVideo.intent_match,
             AgentVideo.keyword,
             AgentVideo.linked_at,
@@ -329,6 +331,7 @@ async def page_slideshows(
         select(
             *Slideshow.__table__.columns,
             AgentSlideshow.intelligence_status,
+            AgentSlideshow.intelligence,
             AgentSlideshow.intent_match,
             AgentSlideshow.keyword,
             AgentSlideshow.linked_at,
@@ -424,3 +427,148 @@ async def page_hashtags(
         .limit(limit)
     )
     return rows.all(), total
+
+
+# --- analysis and trends (issue 16) ----------------------------------------------------------------
+
+
+async def analysis_docs(session: AsyncSession, agent_id: str, linked_by: datetime) -> Sequence[Any]:
+    """Every video the agent had linked by ``linked_by`` with what the analysis reads."""
+    rows = await session.execute(
+        select(
+            Video.id,
+            Video.description,
+            Video.transcript,
+            Video.hashtags,
+            Video.sound_id,
+            AgentVideo.views,
+            Video.likes,
+            Video.comments,
+            Video.shares,
+            Video.published_at,
+            Video.duration,
+            Video.platform,
+        )
+        .join(AgentVideo, AgentVideo.video_id == Video.id)
+        .where(AgentVideo.agent_id == agent_id, AgentVideo.linked_at <= linked_by)
+    )
+    return rows.all()
+
+
+async def earlier_theme_terms(
+    session: AsyncSession, agent_id: str, limit: int = 500
+) -> list[tuple[str, list[str]]]:
+    """(stable_key, terms) of the agent's stored themes, newest batch first."""
+    rows = await session.execute(
+        select(AgentTrend.stable_key, AgentTrend.terms)
+        .where(AgentTrend.agent_id == agent_id)
+        .order_by(AgentTrend.batch_end.desc(), AgentTrend.id)
+        .limit(limit)
+    )
+    return [(key, list(terms)) for key, terms in rows]
+
+
+async def latest_batch(session: AsyncSession, agent_id: str) -> Sequence[AgentTrend]:
+    """The themes of the agent's newest trend batch (empty before the first analysis)."""
+    newest = await session.scalar(
+        select(func.max(AgentTrend.batch_end)).where(AgentTrend.agent_id == agent_id)
+    )
+    if newest is None:
+        return []
+    rows = await session.scalars(
+        select(AgentTrend)
+        .where(AgentTrend.agent_id == agent_id, AgentTrend.batch_end == newest)
+        .order_by(AgentTrend.video_count.desc(), AgentTrend.stable_key)
+    )
+    return rows.all()
+
+
+async def page_trends(
+    session: AsyncSession,
+    agent_id: str,
+    *,
+    stable_key: str | None,
+    start: datetime | None,
+    end: datetime | None,
+    skip: int,
+    limit: int,
+) -> tuple[Sequence[AgentTrend], int]:
+    where = [AgentTrend.agent_id == agent_id]
+    if stable_key is not None:
+        where.append(AgentTrend.stable_key == stable_key)
+    if start is not None:
+        where.append(AgentTrend.batch_end >= start)
+    if end is not None:
+        where.append(AgentTrend.batch_end <= end)
+    total = await session.scalar(select(func.count()).select_from(AgentTrend).where(*where)) or 0
+    rows = await session.scalars(
+        select(AgentTrend)
+        .where(*where)
+        .order_by(AgentTrend.batch_end.desc(), AgentTrend.video_count.desc(), AgentTrend.stable_key)
+        .offset(skip)
+        .limit(limit)
+    )
+    return rows.all(), total
+
+
+async def page_analyses(
+    session: AsyncSession, agent_id: str, *, skip: int, limit: int
+) -> tuple[Sequence[AgentRun], int]:
+    """The agent's runs that have an analysis, newest first."""
+    where = [AgentRun.agent_id == agent_id, AgentRun.analysis.is_not(None)]
+    total = await session.scalar(select(func.count()).select_from(AgentRun).where(*where)) or 0
+    rows = await session.scalars(
+        select(AgentRun)
+        .where(*where)
+        .order_by(AgentRun.completed_at.desc(), AgentRun.id.desc())
+        .offset(skip)
+        .limit(limit)
+    )
+    return rows.all(), total
+
+
+async def pending_videos(session: AsyncSession, agent_id: str) -> Sequence[Any]:
+    """Linked videos whose intelligence is pending, with the text it reads."""
+    rows = await session.execute(
+        select(
+            AgentVideo,
+            Video.description,
+            Video.transcript,
+            Video.hashtags,
+            Video.is_duet,
+            Video.is_stitch,
+        )
+        .join(Video, Video.id == AgentVideo.video_id)
+        .where(AgentVideo.agent_id == agent_id, AgentVideo.intelligence_status == "pending")
+    )
+    return rows.all()
+
+
+async def pending_slideshows(session: AsyncSession, agent_id: str) -> Sequence[Any]:
+    rows = await session.execute(
+        select(AgentSlideshow, Slideshow.description, Slideshow.panels, Slideshow.hashtags)
+        .join(Slideshow, Slideshow.id == AgentSlideshow.slideshow_id)
+        .where(AgentSlideshow.agent_id == agent_id, AgentSlideshow.intelligence_status == "pending")
+    )
+    return rows.all()
+
+
+async def hook_inputs(session: AsyncSession, agent_id: str) -> Sequence[Any]:
+    """Every linked video with what the hook extractor reads."""
+    rows = await session.execute(
+        select(
+            Video.id,
+            Video.platform,
+            Video.url,
+            Video.description,
+            Video.transcript,
+            Video.hashtags,
+            Video.is_duet,
+            Video.is_stitch,
+            Video.published_at,
+            AgentVideo.views,
+        )
+        .join(AgentVideo, AgentVideo.video_id == Video.id)
+        .where(AgentVideo.agent_id == agent_id)
+    )
+    return rows.all()

@@ -7,8 +7,10 @@ from datetime import UTC, date, datetime, time
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BeforeValidator, Field, field_validator
+from pydantic import AfterValidator, BeforeValidator, Field, field_validator, model_validator
 
+from reelscope.analysis.hooks import HOOK_TYPES
+from reelscope.kit.pagination import PageQuery, Pagination
 from reelscope.kit.platforms import Platform
 from reelscope.kit.schemas import LimitUpTo100, QueryModel, RequestBody, Schema
 from reelscope.worker.jobs.schemas import PendingJob
@@ -321,3 +323,89 @@ class Benchmarks(Schema):
     computed_at: str | None
     video_count: int
     tiers: list[dict[str, Any]] = Field(description="nano, micro, mid, macro: norms of the agent's videos")
+
+
+class TrendQuery(AgentPageQuery):
+    """§4.5 trend history: `limit`, `page`, `stable_key`, `start_date`/`end_date` on the batch end."""
+
+    stable_key: str | None = Field(default=None, max_length=40)
+    start_date: Annotated[datetime | None, BeforeValidator(lambda v: _moment(v, end=False))] = Field(
+        default=None, description="ISO date or timestamp: batches that ended at or after"
+    )
+    end_date: Annotated[datetime | None, BeforeValidator(lambda v: _moment(v, end=True))] = Field(
+        default=None,
+        description="ISO date (whole day included) or timestamp: batches that ended at or before",
+    )
+
+    @field_validator("end_date")
+    @classmethod
+    def _ordered(cls, value: datetime | None, info: Any) -> datetime | None:
+        start = info.data.get("start_date")
+        if value is not None and start is not None and start > value:
+            raise ValueError("must not be before start_date")
+        return value
+
+
+class TrendBatch(Schema):
+    batch_end: str | None
+    run_id: str | None
+    trends: list[dict[str, Any]]
+
+
+class SuggestMode(StrEnum):
+    CREATE = "create"
+    REFRESH = "refresh"
+    OPPORTUNITY = "opportunity"
+
+
+class SuggestKeywords(RequestBody):
+    """§4.4 suggest-keywords body: an intent, or the keywords to refresh or build on (at least one)."""
+
+    intent: str | None = Field(default=None, max_length=2000, description="What the research is about")
+    keywords: Keywords = Field(
+        default_factory=list,
+        max_length=MAX_KEYWORDS,
+        description="The current keywords (refresh, opportunity)",
+    )
+    exclude_keywords: Keywords = Field(default_factory=list, max_length=MAX_EXCLUDE_KEYWORDS)
+    mode: SuggestMode = Field(
+        default=SuggestMode.CREATE, description="create (default), refresh or opportunity"
+    )
+
+    @model_validator(mode="after")
+    def _something_to_start_from(self) -> SuggestKeywords:
+        if not (self.intent or "").strip() and not self.keywords:
+            raise ValueError("send an intent or keywords")
+        return self
+
+
+class KeywordSuggestion(Schema):
+    mode: str
+    keywords: list[str]
+    exclude_keywords: list[str]
+    reasoning: str
+    quality_score: int = Field(description="0-100: how well the catalog backs the suggestion")
+    seed_video_count: int = Field(description="Videos of the last 30 days carrying a seed term")
+    candidates: list[dict[str, Any]] = Field(description="Each suggested keyword's 30-day volume and growth")
+
+
+def _hook_type(value: str | None) -> str | None:
+    if value is not None and value not in HOOK_TYPES:
+        raise ValueError(f"must be one of {', '.join(HOOK_TYPES)}")
+    return value
+
+
+class HookQuery(PageQuery):
+    """§4.4 agent hooks: `limit` (default 20, max 100), `page`, optional `hook_type` (one of the 17)."""
+
+    hook_type: Annotated[str | None, AfterValidator(_hook_type)] = Field(
+        default=None, description="Only this hook type"
+    )
+
+
+class AgentHookPage(Schema):
+    """`{data, pagination, coverage}`: `coverage` counts every linked video, with and without a hook."""
+
+    data: list[dict[str, Any]]
+    pagination: Pagination
+    coverage: dict[str, Any]

@@ -138,6 +138,10 @@ PRICES: dict[str, Price] = {
     "get_agent_benchmarks": FREE,
     "list_agent_runs": FREE,
     "get_agent_run": FREE,
+    "get_latest_agent_analysis": FREE,
+    "list_agent_analyses": FREE,
+    "get_latest_agent_trends": FREE,
+    "list_agent_trends": FREE,
     # §4.5 legacy
     "create_orbit": Price(0, _legacy_orbit_create),
     "create_comet": FREE,
@@ -152,6 +156,9 @@ PRICES: dict[str, Price] = {
             ("list", "_slideshows"),
             ("list", "_ads"),
             ("list", "_creator_outliers"),
+            ("get", "_latest_trends"),
+            ("list", "_trends"),
+            ("get", "_latest_analysis"),
         )
     },
     # §4.7 satellite lookups

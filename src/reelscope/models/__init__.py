@@ -15,6 +15,7 @@ from reelscope.models.agent import AgentHashtag as AgentHashtag
 from reelscope.models.agent import AgentRun as AgentRun
 from reelscope.models.agent import AgentSlideshow as AgentSlideshow
 from reelscope.models.agent import AgentSound as AgentSound
+from reelscope.models.agent import AgentTrend as AgentTrend
 from reelscope.models.agent import AgentVideo as AgentVideo
 from reelscope.models.billing import LedgerEntry as LedgerEntry
 from reelscope.models.catalog import Ad as Ad

@@ -120,6 +120,8 @@ class AgentVideo(Base):
     keyword: Mapped[str] = mapped_column(String(200))
     # §2.6: ready | pending | disabled | failed | skipped
     intelligence_status: Mapped[str] = mapped_column(String(16))
+    # the §2.6 intelligence object once Data Intelligence ran (status ready); null until then
+    intelligence: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # {matches, reasoning} once intent matching ran; null until then
     intent_match: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     intent_matches: Mapped[bool | None] = mapped_column(Boolean)
@@ -146,6 +148,8 @@ class AgentSlideshow(Base):
     run_id: Mapped[str] = mapped_column(String(36))
     keyword: Mapped[str] = mapped_column(String(200))
     intelligence_status: Mapped[str] = mapped_column(String(16))
+    # the §2.6 slideshow intelligence object (panel text, no video-only fields); null until it ran
+    intelligence: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     intent_match: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     intent_matches: Mapped[bool | None] = mapped_column(Boolean)
     linked_at: Mapped[datetime] = mapped_column(UtcDateTime)
@@ -214,3 +218,28 @@ class AgentHashtag(Base):
     videos_prev_7d: Mapped[int] = mapped_column(Integer)
     growth_7d: Mapped[float | None] = mapped_column(Float)
     top_creators: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+
+
+class AgentTrend(Base):
+    """One theme of one run's AI analysis (§4.4 trends, §4.5 "stable_key and status new, rising, steady
+    or fading"): a batch is the themes of one run, ``batch_end`` the run's completion."""
+
+    __tablename__ = "agent_trends"
+    __table_args__ = (
+        Index("ix_agent_trends_agent_batch", "agent_id", "batch_end"),
+        Index("ix_agent_trends_agent_key", "agent_id", "stable_key", "batch_end"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"))
+    run_id: Mapped[str] = mapped_column(String(36))
+    batch_end: Mapped[datetime] = mapped_column(UtcDateTime)
+    stable_key: Mapped[str] = mapped_column(String(40))
+    name: Mapped[str] = mapped_column(String(300))
+    # new | rising | steady | fading, against the agent's previous batch
+    status: Mapped[str] = mapped_column(String(16))
+    video_count: Mapped[int] = mapped_column(Integer)
+    # the theme's top terms, which later runs match to keep its stable_key
+    terms: Mapped[list[str]] = mapped_column(JSON)
+    # the §6.3 theme object plus its engagement stats
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -18,6 +18,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from reelscope.agent import analysis as agent_analysis
+from reelscope.agent import intelligence as agent_intelligence
 from reelscope.agent import repository
 from reelscope.agent import service as agent_service
 from reelscope.agent.run import collect, metrics
@@ -393,12 +395,12 @@ async def refresh_analytics(
     await repository.upsert_creators(session, creators)
 
 
-# --- the analysis (placeholder until the intelligence issue) and the webhook ------------------------
+# --- the analysis and the webhook ------------------------------------------------------------------
 
 
 async def analyse(ctx: TaskContext, run_id: str) -> dict[str, Any]:
-    """The run-level AI analysis. Until the intelligence issue lands it produces no report (a null
-    result, §6.3 "analysis: null when the AI report failed"); then the run's webhook fires (§6.2)."""
+    """The run-level AI analysis (``agent/analysis.py``), then the run's success webhook (§6.2) with it;
+    ``finalized`` turns true as this job ends. A repeated job keeps the analysis already stored."""
     async with ctx.db.transaction() as session:
         now = ctx.now()
         run = await repository.run_by_id(session, run_id)
@@ -406,10 +408,29 @@ async def analyse(ctx: TaskContext, run_id: str) -> dict[str, Any]:
         if run is None or agent is None:
             await ctx.complete(session, None)
             return {"run_id": run_id, "skipped": True}
-        run.analysis = None
-        await _publish_success(session, agent, run, now)
-        await ctx.complete(session, None)
-    return {"run_id": run_id, "analysis": None}
+        # §2.6 per-item intelligence first (Data Intelligence agents), then the run-level report
+        await agent_intelligence.annotate(session, agent)
+        found = run.analysis
+        if found is None and run.status in (agent_service.COMPLETED, agent_service.PARTIAL_FAILURE):
+            found = await agent_analysis.analyse_run(session, agent, run, now)
+        await _publish_success(session, agent, run, now, found)
+        result = None if found is None else {"analysis_id": found["id"], "video_count": found["video_count"]}
+        await ctx.complete(session, result)
+    return {"run_id": run_id, "analysis": result}
+
+
+def webhook_analysis(found: dict[str, Any] | None) -> events.RunAnalysis | None:
+    """The §6.3 ``analysis`` object of the webhook (the stored analysis without the read-only extras)."""
+    if found is None:
+        return None
+    return events.RunAnalysis(
+        id=found["id"],
+        status=found["status"],
+        analysis_data=events.AnalysisData(**found["analysis_data"]),
+        trends=[events.Theme(**t) for t in found["trends"]],
+        video_count=found["video_count"],
+        cost_usd=found["cost_usd"],
+    )
 
 
 async def _settings(session: AsyncSession, agent: Agent) -> dict[str, Any]:
@@ -428,7 +449,9 @@ async def _settings(session: AsyncSession, agent: Agent) -> dict[str, Any]:
     }
 
 
-async def _publish_success(session: AsyncSession, agent: Agent, run: AgentRun, now: datetime) -> None:
+async def _publish_success(
+    session: AsyncSession, agent: Agent, run: AgentRun, now: datetime, found: dict[str, Any] | None
+) -> None:
     settings = events.AgentSettings(**await _settings(session, agent), is_active=agent.is_active)
     stored = run.metrics or {}
     payload = events.AgentRunCompleted(
@@ -442,7 +465,7 @@ async def _publish_success(session: AsyncSession, agent: Agent, run: AgentRun, n
         orbit=None if agent.is_recurring else settings,
         comet=settings if agent.is_recurring else None,
         intent_summary=None,
-        analysis=None,
+        analysis=webhook_analysis(found),
     )
     await events_service.publish(session, EventName.AGENT_RUN_COMPLETED.value, payload, agent.team_id, at=now)
 

@@ -1,0 +1,134 @@
+"""The AI analysis of an agent run and its trend batches (spec §4.4, §4.5, §6.3), computed locally by
+``analysis.report`` (ARCHITECTURE §8: analysis is pure; the service's own cost is 0).
+
+A run's videos are those the agent had linked by the run's end and that were posted in the run's
+window (the 30 days it searched). The agent's baseline is every video it had linked by then. The run's
+themes are stored as one trend batch (``agent_trends``, batch end = the run's completion); a theme keeps
+the ``stable_key`` of the earlier theme whose top terms it shares, and its status compares its video
+count with the previous batch's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from reelscope.agent import repository
+from reelscope.agent.schemas import TrendQuery
+from reelscope.analysis import report as reports
+from reelscope.analysis.themes import Doc
+from reelscope.kit.clock import iso
+from reelscope.kit.ids import new_id
+from reelscope.kit.pagination import Page, PageQuery, Pagination
+from reelscope.models import Agent, AgentRun, AgentTrend
+
+# §4.4 time_range "30d": the window a run searched
+WINDOW = timedelta(days=30)
+
+
+def _doc(row: Any) -> Doc:
+    return Doc(
+        id=row.id,
+        text=" ".join(x for x in (row.description, row.transcript) if x),
+        hashtags=tuple(row.hashtags or ()),
+        sound_id=row.sound_id,
+        views=int(row.views or 0),
+        likes=int(row.likes or 0),
+        comments=int(row.comments or 0),
+        shares=row.shares,
+        published_at=row.published_at,
+        duration=row.duration,
+        platform=row.platform,
+    )
+
+
+async def analyse_run(
+    session: AsyncSession, agent: Agent, run: AgentRun, now: datetime
+) -> dict[str, Any] | None:
+    """Build, store and return the run's analysis (the §6.3 ``analysis`` object); None when the run found
+    no videos to analyse (§6.3: null when the report "found no new videos")."""
+    end = run.completed_at or now
+    docs = [_doc(row) for row in await repository.analysis_docs(session, agent.id, end)]
+    window = [d for d in docs if end - WINDOW <= d.published_at <= end]
+    if not window:
+        return None
+    baseline = reports.baseline_of(docs)
+    earlier = await repository.earlier_theme_terms(session, agent.id)
+    previous = {t.stable_key: t.video_count for t in await repository.latest_batch(session, agent.id)}
+    built = reports.build(window, baseline, earlier, previous)
+    for theme in built.themes:
+        session.add(
+            AgentTrend(
+                id=new_id(),
+                agent_id=agent.id,
+                run_id=run.id,
+                batch_end=end,
+                stable_key=theme.stable_key,
+                name=theme.name[:300],
+                status=built.statuses[theme.stable_key],
+                video_count=len(theme.members),
+                terms=theme.terms,
+                data={**reports.theme_object(theme), "stats": theme.stats},
+            )
+        )
+    themes = built.theme_objects()
+    analysis = {
+        "id": new_id(),
+        "status": "completed",
+        "analysis_data": built.analysis_data,
+        "trends": themes,
+        "video_count": built.video_count,
+        "cost_usd": 0.0,
+        # beyond §6.3, for the analysis reads
+        "run_id": run.id,
+        "created_at": iso(now),
+        "baseline": {"median_views": baseline.median_views, "video_count": baseline.video_count},
+    }
+    run.analysis = analysis
+    agent.analysis_data = built.analysis_data
+    return analysis
+
+
+def trend_object(row: AgentTrend) -> dict[str, Any]:
+    data = dict(row.data)
+    stats = data.pop("stats", {})
+    return {
+        **data,
+        "status": row.status,
+        "engagement": {
+            "median_views": stats.get("median_views"),
+            "median_engagement_rate": stats.get("median_engagement_rate"),
+            "views_lift": stats.get("views_lift"),
+            "platforms": stats.get("platforms", {}),
+        },
+        "top_hashtags": stats.get("top_hashtags", []),
+        "batch_end": iso(row.batch_end),
+        "run_id": row.run_id,
+    }
+
+
+def latest_trends(rows: Sequence[AgentTrend]) -> dict[str, Any]:
+    """The newest batch; empty (``batch_end`` null) before the first analysis (§4.5)."""
+    return {
+        "batch_end": iso(rows[0].batch_end) if rows else None,
+        "run_id": rows[0].run_id if rows else None,
+        "trends": [trend_object(r) for r in rows],
+    }
+
+
+async def trend_page(session: AsyncSession, agent: Agent, query: TrendQuery) -> Page[dict[str, Any]]:
+    """The trend history, newest batch first, filtered by ``stable_key`` and batch end."""
+    rows, total = await repository.page_trends(
+        session,
+        agent.id,
+        stable_key=query.stable_key,
+        start=query.start_date,
+        end=query.end_date,
+        skip=query.skip,
+        limit=query.limit,
+    )
+    items = [trend_object(r) for r in rows]
+    return Page(data=items, pagination=Pagination.of(PageQuery(page=query.page, limit=query.limit), total))

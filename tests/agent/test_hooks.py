@@ -1,0 +1,64 @@
+"""GET /v1/agents/{id}/hooks (spec §4.4, issue 16): ranked hooks of the agent's videos, each video once,
+coverage counts, exact pagination.total; $0.25, free with Data Intelligence."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from reelscope.analysis.hooks import HOOK_TYPES
+from tests.agent.conftest import CreateAgent
+from tests.conftest import TeamKey
+
+pytestmark = pytest.mark.both_databases
+
+SMALL = {"keywords": ["sourdough"], "platforms": ["tiktok"]}
+
+
+class TestAgentHooks:
+    async def test_ranked_each_video_once_with_coverage_and_billed(
+        self, client: httpx.AsyncClient, create_agent: CreateAgent, team: TeamKey
+    ) -> None:
+        agent = await create_agent(team, **SMALL)
+        path = f"/v1/agents/{agent['id']}/hooks"
+        response = await client.get(path, params={"limit": 100}, headers=team.headers)
+        assert response.status_code == 200, response.text
+        assert response.headers["X-Cost"] == "0.25"
+        body = response.json()
+        coverage, pagination, rows = body["coverage"], body["pagination"], body["data"]
+        videos = (await client.get(f"/v1/agents/{agent['id']}/videos", headers=team.headers)).json()["data"]
+        assert coverage["videos"] == videos["total"] > 0
+        assert coverage["with_hook"] + coverage["without_hook"] == coverage["videos"]
+        assert pagination["total"] == coverage["with_hook"] == sum(coverage["by_hook_type"].values())
+        ids = [r["video_id"] for r in rows]
+        assert len(ids) == len(set(ids)) == min(100, pagination["total"])  # each video once
+        views = [r["views"] for r in rows]
+        assert views == sorted(views, reverse=True)
+        assert all(r["hook_type"] in HOOK_TYPES and r["hook_text"] for r in rows)
+        assert all(r["matched_cue"] is None for r in rows if r["hook_type"] == "statement")
+
+        top_type = next(iter(coverage["by_hook_type"]))
+        typed = (await client.get(path, params={"hook_type": top_type}, headers=team.headers)).json()
+        assert typed["pagination"]["total"] == coverage["by_hook_type"][top_type]
+        assert {r["hook_type"] for r in typed["data"]} == {top_type}
+        second = (await client.get(path, params={"limit": 1, "page": 2}, headers=team.headers)).json()
+        assert second["data"] == rows[1:2] and second["pagination"]["has_prev_page"] is True
+
+    async def test_free_with_data_intelligence(
+        self, client: httpx.AsyncClient, create_agent: CreateAgent, team: TeamKey
+    ) -> None:
+        agent = await create_agent(team, **SMALL, data_intelligence_enabled=True)
+        response = await client.get(f"/v1/agents/{agent['id']}/hooks", headers=team.headers)
+        assert response.status_code == 200 and response.headers["X-Cost"] == "0.00"
+
+    async def test_errors_are_free(
+        self, client: httpx.AsyncClient, create_agent: CreateAgent, team: TeamKey
+    ) -> None:
+        agent = await create_agent(team, **SMALL)
+        path = f"/v1/agents/{agent['id']}/hooks"
+        response = await client.get(path, params={"hook_type": "shouting"}, headers=team.headers)
+        assert response.status_code == 400 and response.json()["code"] == "validation_error"
+        response = await client.get(
+            "/v1/agents/00000000-0000-0000-0000-000000000000/hooks", headers=team.headers
+        )
+        assert response.status_code == 404 and response.headers.get("X-Cost", "0.00") == "0.00"

@@ -1,0 +1,141 @@
+"""Themes of a set of videos and the run report (issue 16, spec §6.3 themes) on small hand-written,
+real-shaped captions: two topics make two themes, keys survive a reshuffled later run, every sentence
+is a number from the videos."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from reelscope.analysis.report import Baseline, baseline_of, build, trend_status
+from reelscope.analysis.themes import Doc, cluster, match_keys, terms_of
+
+AT = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
+
+BREAD = [
+    ("Feed your starter the night before or the crumb stays tight", ("sourdough", "baking", "fyp")),
+    ("My sourdough starter finally doubled, here is the open crumb", ("sourdough", "bread")),
+    ("Bake covered for twenty minutes for that sourdough ear", ("sourdough", "baking")),
+    ("Stop scrolling: the one sourdough shaping mistake everyone makes", ("sourdough", "bread", "viral")),
+    ("Discard crackers from leftover sourdough starter", ("sourdough", "baking")),
+]
+RUNNING = [
+    ("My easy pace is slower than you think, marathon block week 6", ("running", "marathon")),
+    ("Long run Sunday: hydrate before mile five", ("running", "RunTok")),
+    ("Marathon pace intervals that changed my running", ("running", "marathon", "fyp")),
+    ("Nobody talks about cadence when running a marathon", ("running", "marathon")),
+]
+
+
+def doc(i: int, text: str, tags: tuple[str, ...], *, views: int = 10_000, hour: int = 18) -> Doc:
+    return Doc(
+        id=f"v{i}",
+        text=text,
+        hashtags=tags,
+        sound_id=None,
+        views=views,
+        likes=views // 10,
+        comments=views // 100,
+        shares=None,
+        published_at=AT.replace(hour=hour) - timedelta(days=i % 5),
+        duration=20,
+        platform="tiktok",
+    )
+
+
+def corpus(offset: int = 0) -> tuple[list[Doc], dict[str, str]]:
+    docs, labels = [], {}
+    for i, (text, tags) in enumerate(BREAD + RUNNING):
+        d = doc(i + offset, text, tags, views=50_000 if i < len(BREAD) else 8_000)
+        docs.append(d)
+        labels[d.id] = "bread" if i < len(BREAD) else "running"
+    return docs, labels
+
+
+class TestTerms:
+    def test_words_once_hashtags_weighted_generic_tags_dropped(self) -> None:
+        terms = terms_of(doc(1, "Sourdough sourdough bread", ("Sourdough", "fyp")))
+        assert terms.count("sourdough") == 1 and terms.count("bread") == 1
+        assert terms.count("#sourdough") == 5 and "#fyp" not in terms
+
+    def test_a_video_without_words_or_tags_is_excluded_as_no_text(self) -> None:
+        docs, _ = corpus()
+        themes, excluded = cluster([*docs, doc(99, "🔥🔥", ())])
+        assert excluded["v99"] == "no_text"
+        assert sum(len(t.members) for t in themes) + len(excluded) == len(docs) + 1
+
+
+class TestClustering:
+    def test_two_topics_make_two_pure_themes(self) -> None:
+        docs, labels = corpus()
+        themes, excluded = cluster(docs)
+        assert len(themes) == 2 and not excluded
+        for theme in themes:
+            assert len({labels[d.id] for d in theme.members}) == 1
+        names = sorted(t.name for t in themes)
+        assert names[0].startswith("#running") and names[1].startswith("#sourdough")
+
+    def test_the_same_input_in_another_order_gives_the_same_themes(self) -> None:
+        docs, _ = corpus()
+        first, _ = cluster(docs)
+        again, _ = cluster(list(reversed(docs)))
+        assert [(t.stable_key, [d.id for d in t.members]) for t in first] == [
+            (t.stable_key, [d.id for d in t.members]) for t in again
+        ]
+
+    def test_a_later_run_keeps_the_keys_of_the_same_themes(self) -> None:
+        docs, _ = corpus()
+        first, _ = cluster(docs)
+        later_docs, _ = corpus(offset=100)
+        later, _ = cluster(later_docs[1:])  # one video fewer, other ids
+        for i, theme in enumerate(later):
+            theme.stable_key = f"fresh{i}"  # forget the derived key: only the matching can restore it
+        match_keys(later, [(t.stable_key, t.terms) for t in first])
+        assert sorted(t.stable_key for t in later) == sorted(t.stable_key for t in first)
+
+    def test_an_unrelated_theme_gets_a_new_key(self) -> None:
+        docs, _ = corpus()
+        bread = [d for d in docs if "sourdough" in d.hashtags]
+        running = [d for d in docs if "running" in d.hashtags]
+        (bread_theme,), _ = cluster(bread)
+        (running_theme,), _ = cluster(running)
+        match_keys([running_theme], [(bread_theme.stable_key, bread_theme.terms)])
+        assert running_theme.stable_key != bread_theme.stable_key
+
+
+class TestReport:
+    def test_sections_are_read_from_the_videos(self) -> None:
+        docs, _ = corpus()
+        baseline = baseline_of(docs)
+        report = build(docs, baseline, [], {})
+        data = report.analysis_data
+        bread = next(t for t in data["themes"] if t["name"].startswith("#sourdough"))
+        # 50K median against the agent's median (8K for 4 running + 50K for 5 bread → 50K median)
+        assert baseline.median_views == 50_000
+        assert bread["why_it_works"].startswith(
+            "5 videos with a median of 50K views, 1.0x the agent's median"
+        )
+        assert "uses #sourdough (5 of 5 videos)" in bread["tactics"]
+        assert "posts 18:00-21:00 UTC (100% of videos)" in bread["tactics"]
+        assert bread["video_count"] == 5 and len(bread["evidence_video_ids"]) == 5
+        assert 0 < bread["confidence"] <= 1
+        assert [v["video_id"] for v in data["top_10_breakdown"]["videos"]][:5] == [
+            "v0",
+            "v1",
+            "v2",
+            "v3",
+            "v4",
+        ]
+        assert data["timing_analysis"]["best_hour_utc"] == 18
+        assert data["excluded_videos"] == []
+        assert report.statuses == {t["stable_key"]: "new" for t in data["themes"]}
+
+    def test_no_baseline_says_nothing_about_lift(self) -> None:
+        docs, _ = corpus()
+        report = build(docs, Baseline(None, None, 0), [], {})
+        assert all("agent's median" not in t["why_it_works"] for t in report.analysis_data["themes"])
+
+    def test_status_against_the_previous_batch(self) -> None:
+        assert trend_status(5, None) == "new"
+        assert trend_status(10, 5) == "rising"
+        assert trend_status(5, 5) == "steady"
+        assert trend_status(4, 5) == "fading"
