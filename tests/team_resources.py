@@ -212,8 +212,12 @@ async def make_agent(world: World, owner: TeamKey) -> dict[str, str]:
 
 
 AGENT_READS = ("", "/videos", "/slideshows", "/ads", "/creators/outliers")
+# the run's analysis and its trend batches (issue 16), also under the legacy names (§4.5)
+AGENT_ANALYSIS_READS = ("/analysis/latest", "/trends", "/trends/latest")
 LEGACY_ROUTES = tuple(
-    f"GET /v1/{kind}/{{agent_id}}{sub}" for kind in ("orbit", "comet") for sub in AGENT_READS
+    f"GET /v1/{kind}/{{agent_id}}{sub}"
+    for kind in ("orbit", "comet")
+    for sub in (*AGENT_READS, *AGENT_ANALYSIS_READS)
 )
 
 
@@ -345,6 +349,9 @@ RESOURCES: list[TeamResource] = [
             "GET /v1/agents/{agent_id}/benchmarks",
             "GET /v1/agents/{agent_id}/runs",
             "GET /v1/agents/{agent_id}/runs/{run_id}",
+            "GET /v1/agents/{agent_id}/analysis",
+            *(f"GET /v1/agents/{{agent_id}}{sub}" for sub in AGENT_ANALYSIS_READS),
+            "GET /v1/agents/{agent_id}/hooks",
             *LEGACY_ROUTES,
         ),
         bodies={"PUT /v1/agents/{agent_id}": {"name": "taken over", "keywords": ["taken"]}},
