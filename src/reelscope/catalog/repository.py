@@ -357,13 +357,16 @@ async def upsert_comments(session: AsyncSession, rows: list[Row]) -> None:
 
 async def earliest_published(session: AsyncSession, ids: Sequence[str]) -> datetime | None:
     """The earliest stored ``published_at`` among videos ``ids`` (None if none is stored yet)."""
+    # The rows are read by primary key and the minimum taken here. ``SELECT min(published_at) … WHERE id
+    # IN (…)`` let PostgreSQL's generic plan walk ix_videos_published_at from the oldest video, filtering
+    # on id, hoping to meet one of the ids early: the ids of a collection batch are the newest videos, so
+    # each call read the whole index (3 s a chunk on a 10-day catalog).
     earliest: datetime | None = None
     for chunk in _chunks(ids):
-        stmt = select(func.min(videos_t.c.published_at)).where(videos_t.c.id.in_(chunk))
-        found = (await session.execute(stmt)).scalar_one_or_none()
-        if isinstance(found, str):  # SQLite returns min() of the stored text
-            found = datetime.fromisoformat(found)
-        if found is not None:
+        stmt = select(videos_t.c.published_at).where(videos_t.c.id.in_(chunk))
+        for found in (await session.execute(stmt)).scalars():
+            if found is None:
+                continue
             found = found.replace(tzinfo=UTC) if found.tzinfo is None else found.astimezone(UTC)
             earliest = found if earliest is None else min(earliest, found)
     return earliest
