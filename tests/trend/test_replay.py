@@ -120,3 +120,19 @@ async def test_a_run_a_server_stored_first_is_left_as_it_is(
     assert await dump(runtime) == before
     async with runtime.db.transaction(write=False) as session:
         assert len((await session.execute(select(TrendRun))).scalars().all()) == len(story_day)
+
+
+async def test_view_counts_past_32_bits_are_kept(runtime: Runtime) -> None:
+    """A real video passes 2^31 views: a trend's median and its momentum readings keep the count
+    (PostgreSQL's 32-bit integer refused it)."""
+    billions = [replace(r, views=r.views * 100_000) for r in history()]  # up to 9 billion views
+    async with runtime.db.transaction() as session:
+        await catalog_service.ingest(session, billions, NOW)
+    plan = await planned(runtime)
+    await trend_runs.run_planned(runtime.db, plan, NOW, replay_momentum=True)
+    async with runtime.db.transaction(write=False) as session:
+        medians = (await session.execute(select(TrendRanking.median_views))).scalars().all()
+        readings = (await session.execute(select(TrendReading.views))).scalars().all()
+    assert max(medians) > 2**31
+    # a reading sums the exemplars: 9 videos at their last observation, 10,000 x 3² x 100,000 each
+    assert max(readings) == 9 * 9 * 10**9

@@ -5,7 +5,19 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Date, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Date,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from reelscope.kit.db import Base, UtcDateTime
@@ -77,7 +89,7 @@ class TrendRanking(Base):
     origin_region_codes: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
     global_confidence: Mapped[float | None] = mapped_column(Float, nullable=True)
     count_recent: Mapped[int] = mapped_column(Integer)
-    median_views: Mapped[int] = mapped_column(Integer)
+    median_views: Mapped[int] = mapped_column(BigInteger)
     per_platform: Mapped[dict[str, int]] = mapped_column(JSON)
     velocity_band: Mapped[str | None] = mapped_column(String(16), nullable=True)
     # exemplar snapshots (catalog video ids with what a client sees), views descending
@@ -99,8 +111,9 @@ class TrendReading(Base):
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     ranking_id: Mapped[str] = mapped_column(ForeignKey("trend_rankings.id", ondelete="CASCADE"), index=True)
     at: Mapped[datetime] = mapped_column(UtcDateTime)
-    views: Mapped[int] = mapped_column(Integer)
-    likes: Mapped[int] = mapped_column(Integer)
+    # real videos pass 2^31 views (a few billion): 64-bit, as the catalog's counts
+    views: Mapped[int] = mapped_column(BigInteger)
+    likes: Mapped[int] = mapped_column(BigInteger)
 
 
 class TrendRun(Base):
