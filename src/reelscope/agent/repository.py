@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import defer, load_only
 
 from reelscope.catalog.reads import VIDEO_SOUND_COLUMNS
 from reelscope.models import (
@@ -51,7 +52,9 @@ async def get_agent_any_team(session: AsyncSession, agent_id: str) -> Agent | No
 async def list_agents(
     session: AsyncSession, team_id: str, *, skip: int, limit: int, recurring: bool | None = None
 ) -> Sequence[Agent]:
-    stmt = select(Agent).where(Agent.team_id == team_id, Agent.deleted_at.is_(None))
+    # an agent's benchmarks are served by their own read, not with the agent
+    stmt = select(Agent).options(defer(Agent.benchmarks))
+    stmt = stmt.where(Agent.team_id == team_id, Agent.deleted_at.is_(None))
     if recurring is not None:
         stmt = stmt.where(Agent.is_recurring.is_(recurring))
     rows = await session.scalars(stmt.order_by(Agent.created_at.desc(), Agent.id).offset(skip).limit(limit))
@@ -66,11 +69,12 @@ async def run_by_id(session: AsyncSession, run_id: str) -> AgentRun | None:
     return await session.get(AgentRun, run_id)
 
 
-async def runs_by_id(session: AsyncSession, run_ids: Sequence[str]) -> dict[str, AgentRun]:
+async def run_heads(session: AsyncSession, run_ids: Sequence[str]) -> Sequence[AgentRun]:
+    """Runs with only what their status needs loaded (their JSON columns are the bulk of a run row)."""
     if not run_ids:
-        return {}
-    rows = await session.scalars(select(AgentRun).where(AgentRun.id.in_(run_ids)))
-    return {run.id: run for run in rows}
+        return []
+    stmt = select(AgentRun).options(load_only(AgentRun.id, AgentRun.status, AgentRun.job_id))
+    return (await session.scalars(stmt.where(AgentRun.id.in_(run_ids)))).all()
 
 
 async def jobs_for_runs(session: AsyncSession, run_ids: Sequence[str]) -> dict[str, list[Job]]:

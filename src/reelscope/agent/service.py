@@ -11,6 +11,7 @@ secondary jobs (the AI analysis) are done; a run whose collection job gave up fo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -34,6 +35,7 @@ from reelscope.kit.ids import new_id
 from reelscope.kit.platforms import Platform
 from reelscope.models import Agent, AgentRun, Job, Schedule
 from reelscope.worker.jobs import service as jobs_service
+from reelscope.worker.jobs.schemas import PendingJob
 from reelscope.worker.schedules import cadence as cadences
 from reelscope.worker.schedules import service as schedules_service
 
@@ -256,36 +258,52 @@ def run_status(run: AgentRun, job: Job | None, now: datetime) -> str:
     return run.status
 
 
-async def _runs_out(session: AsyncSession, runs: Sequence[AgentRun], now: datetime) -> list[RunOut]:
-    """Runs with their §2.6 envelope; three queries whatever the number of runs."""
+@dataclass(frozen=True)
+class RunState:
+    """What an agent shows of its latest run, and a run of its envelope (§2.6)."""
+
+    status: str
+    finalized: bool
+    pending_jobs: list[PendingJob]
+
+
+async def _run_states(session: AsyncSession, runs: Sequence[AgentRun], now: datetime) -> dict[str, RunState]:
+    """Each run's status, ``finalized`` and ``pending_jobs``; two queries whatever the number of runs."""
     jobs = await repository.jobs_by_id(session, [r.job_id for r in runs if r.job_id])
     secondary = await repository.jobs_for_runs(session, [r.id for r in runs])
-    rendered = []
+    states = {}
     for run in runs:
         status = run_status(run, jobs.get(run.job_id or ""), now)
         state = jobs_service.render(secondary.get(run.id, []), now=now, resource_done=status in TERMINAL)
-        rendered.append(
-            RunOut(
-                id=run.id,
-                agent_id=run.agent_id,
-                job_id=run.job_id,
-                trigger=run.trigger,
-                scheduled_for=iso(run.scheduled_for),
-                status=status,
-                charged_credits=run.charged_credits,
-                refunded=run.refunded,
-                metrics=run.metrics,
-                targets=run.targets,
-                error=run.error,
-                analysis=run.analysis,
-                started_at=iso(run.started_at),
-                completed_at=iso(run.completed_at),
-                created_at=iso(run.created_at) or "",
-                finalized=state.finalized,
-                pending_jobs=state.pending_jobs,
-            )
+        states[run.id] = RunState(status, state.finalized, state.pending_jobs)
+    return states
+
+
+async def _runs_out(session: AsyncSession, runs: Sequence[AgentRun], now: datetime) -> list[RunOut]:
+    """Runs with their §2.6 envelope."""
+    states = await _run_states(session, runs, now)
+    return [
+        RunOut(
+            id=run.id,
+            agent_id=run.agent_id,
+            job_id=run.job_id,
+            trigger=run.trigger,
+            scheduled_for=iso(run.scheduled_for),
+            status=states[run.id].status,
+            charged_credits=run.charged_credits,
+            refunded=run.refunded,
+            metrics=run.metrics,
+            targets=run.targets,
+            error=run.error,
+            analysis=run.analysis,
+            started_at=iso(run.started_at),
+            completed_at=iso(run.completed_at),
+            created_at=iso(run.created_at) or "",
+            finalized=states[run.id].finalized,
+            pending_jobs=states[run.id].pending_jobs,
         )
-    return rendered
+        for run in runs
+    ]
 
 
 async def render(session: AsyncSession, agent: Agent, *, now: datetime) -> AgentOut:
@@ -294,8 +312,9 @@ async def render(session: AsyncSession, agent: Agent, *, now: datetime) -> Agent
 
 async def render_many(session: AsyncSession, agents: Sequence[Agent], *, now: datetime) -> list[AgentOut]:
     next_runs = await repository.schedule_next_runs(session, [a.schedule_id for a in agents if a.schedule_id])
-    latest = await repository.runs_by_id(session, [a.latest_run_id for a in agents if a.latest_run_id])
-    runs = {run.id: run for run in await _runs_out(session, list(latest.values()), now)}
+    # the latest runs' states only: their metrics, targets and analysis are not part of an agent
+    latest = await repository.run_heads(session, [a.latest_run_id for a in agents if a.latest_run_id])
+    runs = await _run_states(session, latest, now)
     out = []
     for agent in agents:
         run = runs.get(agent.latest_run_id or "")
