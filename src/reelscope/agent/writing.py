@@ -111,8 +111,6 @@ def _same_facts(reply: Mapping[str, Any], local: Mapping[str, Any], written: Ite
 class Reply:
     content: dict[str, Any] | None
     cost_usd: float
-    # the provider itself failed (timeout, error status, not JSON): asking it again now is pointless
-    provider_failed: bool = False
 
 
 async def _ask(llm: LlmClient, task: str, prompt: dict[str, Any]) -> Reply:
@@ -122,7 +120,7 @@ async def _ask(llm: LlmClient, task: str, prompt: dict[str, Any]) -> Reply:
         log.warning(
             "agent.writing.fallback", task=task, reason=failure.reason, status=failure.status, model=llm.model
         )
-        return Reply(None, llm.prices.cost(failure.usage), provider_failed=True)
+        return Reply(None, llm.prices.cost(failure.usage))
     return Reply(completion.content, llm.prices.cost(completion.usage))
 
 
@@ -276,8 +274,8 @@ def merge_summaries(
 async def reword_summaries(
     llm: LlmClient, items: Sequence[tuple[str, Mapping[str, Any]]]
 ) -> tuple[dict[str, str], float]:
-    """(item id → reworded summary, cost) for items whose intelligence has a summary; in chunks, and no
-    further chunk once the provider itself failed (a down provider costs one timeout, not one per chunk)."""
+    """(item id → reworded summary, cost) for items whose intelligence has a summary, in chunks (after a
+    provider failure the client gives up at once: the other chunks keep their local text)."""
     found: dict[str, str] = {}
     cost = 0.0
     worded = [(i, f) for i, f in items if f.get("summary")]
@@ -286,7 +284,7 @@ async def reword_summaries(
         reply = await _ask(llm, "intelligence_summary", prompt)
         cost += reply.cost_usd
         if reply.content is None:
-            break
+            continue
         try:
             found.update(merge_summaries(chunk, reply.content, prompt))
         except Rejected as rejected:

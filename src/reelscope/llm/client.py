@@ -12,6 +12,8 @@ Every way the provider can fail is one ``LlmFailure`` whose ``reason`` is:
     http_status   a non-2xx status
     invalid_reply a 2xx whose body is not a chat completion
     invalid_json  a completion whose message is not one JSON object (its usage is kept: it was paid for)
+    gave_up       not asked: the provider already failed (one of the above) on this client, so one job
+                  or request waits for at most one timeout, not one per question
 """
 
 from __future__ import annotations
@@ -69,9 +71,19 @@ class LlmClient:
         self._http = http
         self.model = model
         self.prices = prices
+        self._failed = False
 
     async def complete_json(self, system: str, user: str) -> Completion:
         """One chat completion in JSON mode: the reply's message parsed as a JSON object."""
+        if self._failed:
+            raise LlmFailure("gave_up")
+        try:
+            return await self._complete(system, user)
+        except LlmFailure as failure:
+            self._failed = failure.reason != "invalid_json"  # the provider answered: it may answer again
+            raise
+
+    async def _complete(self, system: str, user: str) -> Completion:
         body = {
             "model": self.model,
             "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
