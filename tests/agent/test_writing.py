@@ -81,6 +81,7 @@ def facts_of(theme: dict[str, Any]) -> dict[str, Any]:
 
 
 class TestReworded:
+    @pytest.mark.both_databases
     async def test_written_fields_reworded_facts_unchanged_cost_reported(
         self, create_agent: CreateAgent, get: Get, team: TeamKey, fake_llm: FakeLlm, runtime: Runtime
     ) -> None:

@@ -415,7 +415,13 @@ async def analyse(ctx: TaskContext, run_id: str) -> dict[str, Any]:
             if run is None or agent is None:
                 await ctx.complete(session, None)
                 return {"run_id": run_id, "skipped": True}
-            annotated = await writing.pending_items(session, agent) if llm is not None else []
+            annotated = []
+            if llm is not None:
+                if ctx.job is not None:
+                    # this step commits without completing the job: only the attempt holding the job
+                    # may write it (the job row is locked, so a stale attempt cannot build it twice)
+                    await ctx.hold(session)
+                annotated = await writing.pending_items(session, agent)
             # §2.6 per-item intelligence first (Data Intelligence agents), then the run-level report
             await agent_intelligence.annotate(session, agent)
             found = run.analysis
