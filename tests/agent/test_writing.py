@@ -19,7 +19,7 @@ from reelscope.config import Settings
 from reelscope.models import OutboxEvent
 from reelscope.runtime import Runtime
 from tests.agent.conftest import CreateAgent, Get
-from tests.conftest import TeamKey
+from tests.conftest import MakeTeam, TeamKey
 from tests.fixtures.llm import HOLD, PREFIX, FakeLlm, Recorded, completion, reworded
 
 KEY = "sk-agent-3e9a41-never-logged"
@@ -134,6 +134,18 @@ class TestReworded:
         assert data["reasoning"] == f"{PREFIX} {request.prompt['text']['reasoning']}"
         assert data["keywords"] == request.prompt["facts"]["keywords"]
         assert data["quality_score"] == request.prompt["facts"]["quality_score"] == 0
+
+    async def test_suggest_keywords_runs_as_a_read(
+        self, client: httpx.AsyncClient, make_team: MakeTeam, fake_llm: FakeLlm
+    ) -> None:
+        """It creates nothing (§4.4), so it holds no write transaction while the provider answers: a
+        read-only key may call it (contract ``writes_nothing``)."""
+        reader = await make_team(scope="read")
+        response = await client.post(
+            SUGGEST, json={"intent": "underwater basket weaving"}, headers=reader.headers
+        )
+        assert response.status_code == 200
+        assert response.json()["data"]["reasoning"].startswith(PREFIX) and len(fake_llm.requests) == 1
 
 
 def overview_with(number: str) -> Callable[[dict[str, Any]], tuple[int, bytes]]:

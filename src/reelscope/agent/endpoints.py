@@ -41,7 +41,15 @@ from reelscope.agent.schemas import (
     TrendQuery,
     VideoPage,
 )
-from reelscope.contract import CallDep, ClockDep, PrincipalDep, RuntimeDep, SessionDep, v1_router
+from reelscope.contract import (
+    CallDep,
+    ClockDep,
+    PrincipalDep,
+    RuntimeDep,
+    SessionDep,
+    v1_router,
+    writes_nothing,
+)
 from reelscope.kit.pagination import Page, PageQuery, Pagination
 from reelscope.kit.schemas import Envelope, errors
 
@@ -60,6 +68,7 @@ async def create_agent(
 
 
 @router.post("/suggest-keywords", responses=errors(400))
+@writes_nothing  # §4.4 "creates nothing": a read session, no write lock held while an LLM rewords
 async def suggest_agent_keywords(
     body: SuggestKeywords, session: SessionDep, clock: ClockDep, runtime: RuntimeDep
 ) -> Envelope[KeywordSuggestion]:
