@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cached_property
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -81,6 +81,17 @@ class Settings(BaseSettings):
     job_dispatch_interval_seconds: float = Field(default=10, gt=0)
     job_stale_after_seconds: float = Field(default=120, gt=0)
     extra_task_modules: str = ""
+
+    @field_validator("llm_base_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        """An absolute http(s) URL, or unset (empty too): a typo fails at start, not as a fallback on every
+        run."""
+        if not value:
+            return None
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("must start with http:// or https://")
+        return value
 
     @cached_property
     def effective_database_url(self) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import structlog
-from pydantic import SecretStr
+from pydantic import SecretStr, ValidationError
 
 from reelscope.config import Settings
 from reelscope.llm.client import LlmClient, LlmFailure, Usage, open_client
@@ -74,6 +74,13 @@ class TestRequest:
         async with open_client(llm_settings(tmp_path, fake_llm.url, **{missing: None})) as llm:
             assert llm is None
         assert fake_llm.requests == []
+
+
+class TestSettings:
+    def test_the_base_url_must_be_http_and_empty_means_off(self, tmp_path: Path) -> None:
+        with pytest.raises(ValidationError, match="http"):
+            Settings(data_dir=tmp_path, llm_base_url="api.example.com/v1")
+        assert Settings(data_dir=tmp_path, llm_base_url="", llm_model="m").llm_base_url is None
 
 
 class TestFailures:
