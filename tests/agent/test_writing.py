@@ -15,6 +15,7 @@ import structlog
 from pydantic import SecretStr
 from sqlalchemy import select
 
+from reelscope.agent import writing
 from reelscope.config import Settings
 from reelscope.models import OutboxEvent
 from reelscope.runtime import Runtime
@@ -257,3 +258,66 @@ class TestOff:
         assert response.status_code == 200
         assert fake_llm.requests == []
         assert latest["cost_usd"] == 0 and not latest["analysis_data"]["overview"].startswith(PREFIX)
+
+
+LOCAL = {
+    "key_highlight": None,
+    "overview": "12 videos analysed (tiktok 12), grouped into 1 themes; 2 fit no theme.",
+    "themes": [
+        {
+            "stable_key": "th_a",
+            "name": "bread",
+            "why_it_works": "Median 1,200 views, 2.50x the agent's median.",
+            "tactics": ["#bread"],
+            "confidence": 0.5,
+            "video_count": 10,
+            "evidence_video_ids": ["v1"],
+        }
+    ],
+    "viral_tactics": [],
+    "timing_analysis": {"timezone": "UTC"},
+    "connecting_thread": None,
+    "top_10_breakdown": {"videos": []},
+    "excluded_videos": [],
+}
+
+
+def merged(reply: dict[str, Any]) -> dict[str, Any] | str:
+    try:
+        return writing.merge_analysis(LOCAL, reply, writing.numbers_of(writing.analysis_prompt(LOCAL)))
+    except writing.Rejected as rejected:
+        return rejected.reason
+
+
+class TestGuards:
+    """The guards of ``agent/writing.py`` on plain data."""
+
+    def test_numbers_as_written_elsewhere_are_the_same_numbers(self) -> None:
+        theme = {"stable_key": "th_a", "why_it_works": "About 1200 views: 2.5x the median."}
+        found = merged({"overview": "Of 12 videos, 2 fit no theme.", "themes": [theme]})
+        assert isinstance(found, dict)
+        assert found["themes"][0]["why_it_works"] == theme["why_it_works"]
+        assert found["themes"][0]["video_count"] == 10 and found["key_highlight"] is None
+
+    def test_a_theme_left_out_keeps_its_text(self) -> None:
+        found = merged({"overview": "Twelve videos, one theme."})
+        assert isinstance(found, dict) and found["themes"] == LOCAL["themes"]
+
+    @pytest.mark.parametrize(
+        ("reply", "reason"),
+        [
+            ({"overview": "12 videos", "key_highlight": "Bread leads."}, "changed_fact"),  # none to reword
+            ({"overview": "13 videos analysed."}, "changed_fact"),
+            ({"overview": None}, "invalid_reply"),
+            ({"overview": "   "}, "invalid_reply"),
+            ({"overview": "x" * 2001}, "too_long"),
+            ({"themes": [{"stable_key": "th_a"}, {"stable_key": "th_a"}]}, "changed_fact"),
+            ({"themes": [{"why_it_works": "no key"}]}, "changed_fact"),
+            ({"themes": [{"stable_key": "th_a", "name": "cake"}]}, "changed_fact"),
+            ({"themes": "th_a"}, "invalid_reply"),
+            ({"excluded_videos": [{"video_id": "v1", "reason": "no_text"}]}, "changed_fact"),
+            ({"verdict": "great"}, "changed_fact"),
+        ],
+    )
+    def test_refused(self, reply: dict[str, Any], reason: str) -> None:
+        assert merged(reply) == reason
