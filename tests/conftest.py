@@ -28,9 +28,9 @@ from tests.fixtures.services import TEST_DATABASE_URL, TEST_REDIS_URL, require_p
 
 START = datetime(2026, 11, 21, 12, 0, 30, tzinfo=UTC)
 
-# the job engine fixtures: jobs, queue_backend, task_context and the all_queues marker; and how
-# `make test` shares the tests among its pytest-xdist workers
-pytest_plugins = ["tests.fixtures.jobs"]
+# the job engine fixtures: jobs, queue_backend, task_context and the all_queues marker; the fake LLM
+# provider (fake_llm); and how `make test` shares the tests among its pytest-xdist workers
+pytest_plugins = ["tests.fixtures.jobs", "tests.fixtures.llm"]
 if importlib.util.find_spec("xdist") is not None:
     pytest_plugins.append("tests.fixtures.scheduling")
 

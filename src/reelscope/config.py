@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cached_property
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -62,6 +62,17 @@ class Settings(BaseSettings):
     # billing
     demo_team_credits: int = 1000
 
+    # the optional LLM that rewords the agents' written fields (ARCHITECTURE §8, ADR 0031; llm/client.py):
+    # an OpenAI-compatible API (base URL up to ``/v1``), off unless both the base URL and the model are
+    # set. The key is sent as a Bearer token and never shown (SecretStr). The prices turn the provider's
+    # reported token usage into the analysis' ``cost_usd`` (0 when a price or the usage is unknown)
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+    llm_api_key: SecretStr | None = None
+    llm_timeout_seconds: float = Field(default=30.0, gt=0)
+    llm_prompt_price_per_1k_tokens: float = Field(default=0.0, ge=0)
+    llm_completion_price_per_1k_tokens: float = Field(default=0.0, ge=0)
+
     # jobs (worker/): the worker's lease on a running job, how often the dispatcher looks for due schedules
     # and lost work, when a pending job's queue message counts as lost, and extra task modules to import
     # (comma-separated; tests register test-only tasks this way)
@@ -70,6 +81,17 @@ class Settings(BaseSettings):
     job_dispatch_interval_seconds: float = Field(default=10, gt=0)
     job_stale_after_seconds: float = Field(default=120, gt=0)
     extra_task_modules: str = ""
+
+    @field_validator("llm_base_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        """An absolute http(s) URL, or unset (empty too): a typo fails at start, not as a fallback on every
+        run."""
+        if not value:
+            return None
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("must start with http:// or https://")
+        return value
 
     @cached_property
     def effective_database_url(self) -> str:

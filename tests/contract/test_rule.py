@@ -14,7 +14,7 @@ from sqlalchemy import func, select, text
 from reelscope.billing import prices
 from reelscope.billing import service as billing_service
 from reelscope.billing.prices import Price
-from reelscope.contract import ContractRoute, SessionDep, starts_work, v1_router
+from reelscope.contract import ContractRoute, SessionDep, starts_work, v1_router, writes_nothing
 from reelscope.main import create_app
 from reelscope.models import LedgerEntry, Team
 from reelscope.runtime import Runtime
@@ -51,9 +51,18 @@ async def probe_start(session: SessionDep, fail: bool = False) -> dict[str, int]
     return {"wrote": 1}
 
 
+@writes_nothing
+async def probe_post_read(session: SessionDep, write: bool = False) -> dict[str, int]:
+    """A priced POST that creates nothing (§4.4 suggest-keywords): it reads like a GET."""
+    if write:
+        await session.execute(text("UPDATE teams SET credits = credits + 1000"))
+    teams = (await session.execute(select(func.count()).select_from(Team))).scalar_one()
+    return {"teams": int(teams)}
+
+
 @pytest.fixture
 async def client(runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[httpx.AsyncClient]:
-    for name in ("probe_read", "probe_sneaky_write", "probe_write", "probe_start"):
+    for name in ("probe_read", "probe_sneaky_write", "probe_write", "probe_start", "probe_post_read"):
         monkeypatch.setitem(prices.PRICES, name, Price(7))
     app = create_app(runtime=runtime)
     for path, endpoint, method in (
@@ -61,6 +70,7 @@ async def client(runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> AsyncIter
         ("/v1/probe/sneaky-write", probe_sneaky_write, "GET"),
         ("/v1/probe/write", probe_write, "POST"),
         ("/v1/probe/start", probe_start, "GET"),
+        ("/v1/probe/post-read", probe_post_read, "POST"),
     ):
         app.router.add_api_route(path, endpoint, methods=[method], route_class_override=ContractRoute)
     transport = httpx.ASGITransport(app=app, client=("203.0.113.7", 50000))
@@ -125,6 +135,26 @@ class TestOtherRequests:
 async def team_name(runtime: Runtime) -> str:
     async with runtime.db.transaction(write=False) as session:
         return str((await session.execute(select(Team.name))).scalar_one())
+
+
+class TestPostsThatWriteNothing:
+    """``@writes_nothing``: a POST the spec says creates nothing reads like a GET (ADR 0031)."""
+
+    async def test_it_reads_is_charged_and_a_read_only_key_may_call_it(
+        self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam
+    ) -> None:
+        reader = await make_team(scope="read")
+        response = await client.post("/v1/probe/post-read", headers=reader.headers)
+        assert response.status_code == 200 and response.json() == {"teams": 1}
+        assert response.headers["X-Credits-Used"] == "7"
+        assert await ledger(runtime, reader.team_id) == (993, 2)
+
+    async def test_a_write_is_refused_and_charged_nothing(
+        self, client: httpx.AsyncClient, runtime: Runtime, team: TeamKey
+    ) -> None:
+        response = await client.post("/v1/probe/post-read", params={"write": "true"}, headers=team.headers)
+        assert_error(response, 500, "internal_error")
+        assert await ledger(runtime, team.team_id) == (1000, 1)
 
 
 class TestGetsThatStartWork:

@@ -41,7 +41,15 @@ from reelscope.agent.schemas import (
     TrendQuery,
     VideoPage,
 )
-from reelscope.contract import CallDep, ClockDep, PrincipalDep, SessionDep, v1_router
+from reelscope.contract import (
+    CallDep,
+    ClockDep,
+    PrincipalDep,
+    RuntimeDep,
+    SessionDep,
+    v1_router,
+    writes_nothing,
+)
 from reelscope.kit.pagination import Page, PageQuery, Pagination
 from reelscope.kit.schemas import Envelope, errors
 
@@ -60,14 +68,15 @@ async def create_agent(
 
 
 @router.post("/suggest-keywords", responses=errors(400))
+@writes_nothing  # §4.4 "creates nothing": a read session, no write lock held while an LLM rewords
 async def suggest_agent_keywords(
-    body: SuggestKeywords, session: SessionDep, clock: ClockDep
+    body: SuggestKeywords, session: SessionDep, clock: ClockDep, runtime: RuntimeDep
 ) -> Envelope[KeywordSuggestion]:
     """Keywords for an agent from an intent (mode `create`, default), a refresh of current keywords
     (`refresh`) or rising adjacent keywords (`opportunity`), ranked by what the catalog holds for them
     over the last 30 days: volume, week-over-week growth and overlap with the seed terms. Free; creates
     nothing."""
-    return Envelope(data=await suggest.suggest(session, body, clock.now()))
+    return Envelope(data=await suggest.suggest(session, body, clock.now(), runtime.settings))
 
 
 @router.get("", responses=errors(400))

@@ -487,6 +487,12 @@ async def latest_batch(session: AsyncSession, agent_id: str) -> Sequence[AgentTr
     return rows.all()
 
 
+async def trends_of_run(session: AsyncSession, run_id: str) -> Sequence[AgentTrend]:
+    """The themes one run's analysis stored."""
+    rows = await session.scalars(select(AgentTrend).where(AgentTrend.run_id == run_id))
+    return rows.all()
+
+
 async def page_trends(
     session: AsyncSession,
     agent_id: str,

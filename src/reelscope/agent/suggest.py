@@ -1,5 +1,6 @@
 """POST /v1/agents/suggest-keywords (spec §4.4): free, synchronous, creates nothing. Reads the catalog's
-last 30 days for the seed terms and the hashtags used with them; ``analysis.keywords`` ranks them."""
+last 30 days for the seed terms and the hashtags used with them; ``analysis.keywords`` ranks them. With
+an LLM provider configured, its ``reasoning`` is reworded (``agent/writing.py``, ADR 0031)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ from datetime import datetime, timedelta
 from sqlalchemy import case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from reelscope.agent import writing
 from reelscope.agent.schemas import KeywordSuggestion, SuggestKeywords
 from reelscope.analysis import keywords as ranking
 from reelscope.analysis.text import STOPWORDS, normalize_hashtag, phrases, words
+from reelscope.config import Settings
+from reelscope.llm import client as llm_client
 from reelscope.models import Hashtag, Video, VideoHashtag
 
 WINDOW = timedelta(days=30)
@@ -29,7 +33,9 @@ def seeds_of(intent: str | None, given: list[str]) -> list[str]:
     return [s for s in dict.fromkeys(found) if s][:40]
 
 
-async def suggest(session: AsyncSession, body: SuggestKeywords, now: datetime) -> KeywordSuggestion:
+async def suggest(
+    session: AsyncSession, body: SuggestKeywords, now: datetime, settings: Settings
+) -> KeywordSuggestion:
     seeds = seeds_of(body.intent, body.keywords)
     since, week, prev_week = now - WINDOW, now - WEEK, now - 2 * WEEK
     seed_rows = (await session.execute(select(Hashtag.id, Hashtag.key).where(Hashtag.key.in_(seeds)))).all()
@@ -96,7 +102,7 @@ async def suggest(session: AsyncSession, body: SuggestKeywords, now: datetime) -
         given=[normalize_hashtag(k) for k in body.keywords],
         excluded=[normalize_hashtag(k) for k in body.exclude_keywords],
     )
-    return KeywordSuggestion(
+    local = KeywordSuggestion(
         mode=body.mode.value,
         keywords=found.keywords,
         exclude_keywords=found.exclude_keywords,
@@ -105,3 +111,5 @@ async def suggest(session: AsyncSession, body: SuggestKeywords, now: datetime) -
         seed_video_count=seed_videos,
         candidates=found.candidates,
     )
+    async with llm_client.open_client(settings) as llm:
+        return await writing.reword_reasoning(llm, local)

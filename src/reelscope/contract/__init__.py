@@ -7,6 +7,8 @@ an endpoint is written.
 * ``@precomputed(QueryModel)`` for a charged read of a body computed ahead (contract/precomputed.py).
 * ``@starts_work`` on a GET endpoint that starts a job (§4.7 lookups): it runs like a non-safe request,
   in one write transaction with its debit and its Idempotency-Key.
+* ``@writes_nothing`` on a non-safe endpoint that creates nothing (§4.4 suggest-keywords): it runs like a
+  safe request, with a read session, and holds no write transaction.
 
 A route's price and rate-limit feature group come from ``billing/prices.py`` and
 ``rate_limit/features.py`` under its operation id (the endpoint's name); one missing from either fails
@@ -31,6 +33,7 @@ from reelscope.contract.route import (
     starts_work,
     terms_of,
     v1_router,
+    writes_nothing,
 )
 
 __all__ = [
@@ -52,4 +55,5 @@ __all__ = [
     "starts_work",
     "terms_of",
     "v1_router",
+    "writes_nothing",
 ]

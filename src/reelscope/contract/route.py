@@ -67,8 +67,19 @@ def starts_work(endpoint: F) -> F:
     return endpoint
 
 
+def writes_nothing(endpoint: F) -> F:
+    """Mark a non-safe endpoint the spec says creates nothing (§4.4 suggest-keywords): the contract runs
+    it like a safe request, with a read session that refuses writes, so it holds no write transaction
+    (on SQLite, the one write lock) while it waits on something slow, such as the optional LLM (ADR
+    0031). Read like ``starts_work``, when the route is declared and by the OpenAPI document."""
+    endpoint.writes_nothing = True  # type: ignore[attr-defined]
+    return endpoint
+
+
 def runs_as_write(method: str, endpoint: Callable[..., Any]) -> bool:
     """Whether a request runs in one write transaction (with Idempotency-Key), or reads (ADR 0019)."""
+    if getattr(endpoint, "writes_nothing", False) is True:
+        return False
     return method not in SAFE_METHODS or getattr(endpoint, "starts_work", False) is True
 
 
@@ -91,7 +102,8 @@ class ContractRoute(APIRoute):
         price, feature = terms_of(operation, self.path_format)
         # the limiter counts per path template without the version prefix, as its keys always have
         counted_path = self.path_format.removeprefix(V1_PREFIX)
-        endpoint_starts_work = runs_as_write("GET", self.endpoint)
+        # whether a safe (GET, HEAD) and another method's request of this route run as a write
+        safe_writes, other_writes = runs_as_write("GET", self.endpoint), runs_as_write("POST", self.endpoint)
 
         async def handle(request: Request) -> Response:
             runtime = runtime_of(request)
@@ -118,7 +130,7 @@ class ContractRoute(APIRoute):
                 key_id=principal.key_id, endpoint=endpoint, limits=limits, now=now
             )
             call.rate = ticket.status
-            writes = request.method not in SAFE_METHODS or endpoint_starts_work
+            writes = other_writes if request.method not in SAFE_METHODS else safe_writes
             # after the count: §8.1 exempts only 401 and 402, and the 403 carries X-RateLimit-*; a
             # read-only key reads, so it may not start work either (a lookup's GET writes a paid job)
             if principal.scope == "read" and writes:

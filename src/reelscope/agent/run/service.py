@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.agent import analysis as agent_analysis
 from reelscope.agent import intelligence as agent_intelligence
-from reelscope.agent import repository
+from reelscope.agent import repository, writing
 from reelscope.agent import service as agent_service
 from reelscope.agent.run import collect, metrics
 from reelscope.billing import service as billing_service
@@ -33,6 +33,7 @@ from reelscope.events.catalogue import EventName
 from reelscope.kit.errors import InsufficientCredits
 from reelscope.kit.logging import get_logger
 from reelscope.kit.platforms import Platform
+from reelscope.llm import client as llm_client
 from reelscope.models import (
     Agent,
     AgentAd,
@@ -400,23 +401,57 @@ async def refresh_analytics(
 
 async def analyse(ctx: TaskContext, run_id: str) -> dict[str, Any]:
     """The run-level AI analysis (``agent/analysis.py``), then the run's success webhook (§6.2) with it;
-    ``finalized`` turns true as this job ends. A repeated job keeps the analysis already stored."""
+    ``finalized`` turns true as this job ends. A repeated job keeps the analysis already stored.
+
+    With an LLM provider configured (``agent/writing.py``, ADR 0031) the job has three steps: the local
+    analysis and Data Intelligence are stored; the provider rewords their written fields outside any
+    transaction (no write lock is held while it answers); the reworded text is stored, then the webhook
+    goes out and the job completes. A job repeated after the first step keeps the local text."""
+    async with llm_client.open_client(ctx.settings) as llm:
+        async with ctx.db.transaction() as session:
+            now = ctx.now()
+            run = await repository.run_by_id(session, run_id)
+            agent = await repository.get_agent_any_team(session, run.agent_id) if run else None
+            if run is None or agent is None:
+                await ctx.complete(session, None)
+                return {"run_id": run_id, "skipped": True}
+            annotated = []
+            if llm is not None:
+                if ctx.job is not None:
+                    # this step commits without completing the job: only the attempt holding the job
+                    # may write it (the job row is locked, so a stale attempt cannot build it twice)
+                    await ctx.hold(session)
+                annotated = await writing.pending_items(session, agent)
+            # §2.6 per-item intelligence first (Data Intelligence agents), then the run-level report
+            await agent_intelligence.annotate(session, agent)
+            found = run.analysis
+            built = None
+            if found is None and run.status in (agent_service.COMPLETED, agent_service.PARTIAL_FAILURE):
+                found = built = await agent_analysis.analyse_run(session, agent, run, now)
+            if llm is None:
+                return {"run_id": run_id, "analysis": await _finish(ctx, session, agent, run, now)}
+            draft = writing.draft(built, annotated)
+        written = await writing.reword(llm, draft)
     async with ctx.db.transaction() as session:
         now = ctx.now()
         run = await repository.run_by_id(session, run_id)
         agent = await repository.get_agent_any_team(session, run.agent_id) if run else None
-        if run is None or agent is None:
+        if run is None or agent is None:  # deleted while the provider answered
             await ctx.complete(session, None)
             return {"run_id": run_id, "skipped": True}
-        # §2.6 per-item intelligence first (Data Intelligence agents), then the run-level report
-        await agent_intelligence.annotate(session, agent)
-        found = run.analysis
-        if found is None and run.status in (agent_service.COMPLETED, agent_service.PARTIAL_FAILURE):
-            found = await agent_analysis.analyse_run(session, agent, run, now)
-        await _publish_success(session, agent, run, now, found)
-        result = None if found is None else {"analysis_id": found["id"], "video_count": found["video_count"]}
-        await ctx.complete(session, result)
-    return {"run_id": run_id, "analysis": result}
+        await writing.store(session, agent, run, written)
+        return {"run_id": run_id, "analysis": await _finish(ctx, session, agent, run, now)}
+
+
+async def _finish(
+    ctx: TaskContext, session: AsyncSession, agent: Agent, run: AgentRun, now: datetime
+) -> dict[str, Any] | None:
+    """The success webhook with the stored analysis, and the job's completion (the job's last step)."""
+    found = run.analysis
+    await _publish_success(session, agent, run, now, found)
+    result = None if found is None else {"analysis_id": found["id"], "video_count": found["video_count"]}
+    await ctx.complete(session, result)
+    return result
 
 
 def webhook_analysis(found: dict[str, Any] | None) -> events.RunAnalysis | None:
