@@ -553,6 +553,33 @@ async def pending_slideshows(session: AsyncSession, agent_id: str) -> Sequence[A
     return rows.all()
 
 
+async def intent_inputs(session: AsyncSession, agent_id: str) -> tuple[Sequence[Any], Sequence[Any]]:
+    """The agent's items whose intelligence is ready, with what intent matching reads: (link, caption,
+    transcript, hashtags) per video and (link, caption, panels, hashtags) per slideshow."""
+    videos = await session.execute(
+        select(AgentVideo, Video.description, Video.transcript, Video.hashtags)
+        .join(Video, Video.id == AgentVideo.video_id)
+        .where(AgentVideo.agent_id == agent_id, AgentVideo.intelligence_status == "ready")
+        .order_by(AgentVideo.video_id)
+    )
+    slideshows = await session.execute(
+        select(AgentSlideshow, Slideshow.description, Slideshow.panels, Slideshow.hashtags)
+        .join(Slideshow, Slideshow.id == AgentSlideshow.slideshow_id)
+        .where(AgentSlideshow.agent_id == agent_id, AgentSlideshow.intelligence_status == "ready")
+        .order_by(AgentSlideshow.slideshow_id)
+    )
+    return videos.all(), slideshows.all()
+
+
+async def clear_intent_matches(session: AsyncSession, agent_id: str) -> None:
+    for model in (AgentVideo, AgentSlideshow):
+        await session.execute(
+            update(model)
+            .where(model.agent_id == agent_id, model.intent_match.is_not(None))
+            .values(intent_match=None, intent_matches=None)
+        )
+
+
 async def hook_inputs(session: AsyncSession, agent_id: str) -> Sequence[Any]:
     """Every linked video with what the hook extractor reads."""
     rows = await session.execute(
