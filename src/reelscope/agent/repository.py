@@ -599,3 +599,46 @@ async def hook_inputs(session: AsyncSession, agent_id: str) -> Sequence[Any]:
         .where(AgentVideo.agent_id == agent_id)
     )
     return rows.all()
+
+
+# --- affinity and similar creators (issue 16) ------------------------------------------------------
+
+
+async def genre_inputs(session: AsyncSession, agent_id: str) -> Sequence[Any]:
+    """Every linked video with what genre adjacency reads."""
+    rows = await session.execute(
+        select(Video.id, Video.description, Video.hashtags, Video.creator_id, AgentVideo.views)
+        .join(AgentVideo, AgentVideo.video_id == Video.id)
+        .where(AgentVideo.agent_id == agent_id)
+        .order_by(Video.id)
+    )
+    return rows.all()
+
+
+async def creator_videos(session: AsyncSession, agent_id: str) -> Sequence[Any]:
+    """Every linked video that has a creator, with the analysis columns and its creator's handle,
+    platform and followers."""
+    rows = await session.execute(
+        select(
+            Video.id,
+            Video.description,
+            Video.transcript,
+            Video.hashtags,
+            Video.sound_id,
+            AgentVideo.views,
+            Video.likes,
+            Video.comments,
+            Video.shares,
+            Video.published_at,
+            Video.duration,
+            Video.platform,
+            Video.creator_id,
+            Creator.handle,
+            Creator.followers,
+        )
+        .join(AgentVideo, AgentVideo.video_id == Video.id)
+        .join(Creator, Creator.id == Video.creator_id)
+        .where(AgentVideo.agent_id == agent_id)
+        .order_by(Video.creator_id, Video.id)
+    )
+    return rows.all()
