@@ -3,7 +3,7 @@ the intent's topic terms, where each is found, the verdict and a reasoning that 
 
 from __future__ import annotations
 
-from reelscope.analysis.intent import IntentItem, evidence, intent_terms, match_all, stem
+from reelscope.analysis.intent import IntentItem, evidence, intent_terms, match_all, segment, stem
 
 INTENT = "Find hooks that sell a morning skincare routine"
 
@@ -98,3 +98,22 @@ class TestMatch:
     def test_a_one_term_intent_needs_that_term(self) -> None:
         found = match_all("sourdough", [item("my sourdough starter"), item("banana bread")])
         assert [f.matches for f in found if f] == [True, False]
+
+
+class TestCompoundTags:
+    def test_a_tag_splits_into_the_fewest_known_words(self) -> None:
+        vocabulary = {"skincare", "skin", "care", "routine", "hair"}
+        assert segment("skincareroutine", vocabulary) == [("skincare", True), ("routine", True)]
+        # what no known word covers stays one unknown part
+        assert segment("skincaregoals", vocabulary) == [("skincare", True), ("goals", False)]
+        assert segment("xyz", vocabulary) == [("xyz", False)]
+
+    def test_a_term_inside_another_word_of_a_tag_is_not_shown(self) -> None:
+        items = [
+            item("moisturizer first", None, "SkincareRoutine"),
+            item("my skincare routine"),
+            item("hair care routine for curls", None, "HairCare"),
+        ]
+        skin, _, hair = match_all("Curly hair care routines", items)
+        assert skin and not skin.matches and "'care'" not in skin.reasoning
+        assert hair and hair.matches and "'care' in caption and hashtags" in hair.reasoning
