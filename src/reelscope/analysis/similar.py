@@ -70,8 +70,7 @@ def similar(target_id: str, creators: Sequence[CreatorPosts]) -> list[dict[str, 
         vocabulary = vectorizer.get_feature_names_out()
         cosine = (matrix @ matrix[index].T).toarray().ravel()
     target_sounds = {d.sound_id for d in target.videos if d.sound_id}
-    target_terms = set(bags[index])
-    found: list[dict[str, Any]] = []
+    scored: list[tuple[float, str, int, float, float, float, set[str]]] = []
     for i, other in enumerate(creators):
         if i == index:
             continue
@@ -81,15 +80,16 @@ def similar(target_id: str, creators: Sequence[CreatorPosts]) -> list[dict[str, 
         text = float(cosine[i])
         tier = _tier_closeness(target, other)
         score = TEXT_WEIGHT * text + SOUND_WEIGHT * sound_share + TIER_WEIGHT * tier
-        if score <= 0:
-            continue
-        common = target_terms & set(bags[i])
-        if matrix is not None and common:
-            # the common terms that weigh most for both creators
+        if score > 0:
+            scored.append((-score, other.creator_id, i, text, sound_share, tier, target_sounds & sounds))
+    found: list[dict[str, Any]] = []
+    # what is shared, for the best only: the common terms that weigh most for both creators
+    for negative, _, i, text, sound_share, tier, shared_sounds in sorted(scored)[:MAX_SIMILAR]:
+        other = creators[i]
+        ranked: list[str] = []
+        if matrix is not None:
             weight = matrix[index].multiply(matrix[i]).toarray().ravel()
             ranked = [str(vocabulary[j]) for j in np.argsort(-weight, kind="stable") if weight[j] > 0]
-        else:
-            ranked = []
         found.append(
             {
                 "creator_id": other.creator_id,
@@ -98,19 +98,14 @@ def similar(target_id: str, creators: Sequence[CreatorPosts]) -> list[dict[str, 
                 "follower_count": other.followers,
                 "tier": other.tier,
                 "video_count": len(other.videos),
-                "score": round(score, 4),
-                "components": {
-                    "text": round(text, 4),
-                    "sounds": round(sound_share, 4),
-                    "tier": tier,
-                },
+                "score": round(-negative, 4),
+                "components": {"text": round(text, 4), "sounds": round(sound_share, 4), "tier": tier},
                 "shared": {
                     "hashtags": [t[1:] for t in ranked if t.startswith("#")][:SHARED_SHOWN],
                     "words": [t for t in ranked if not t.startswith("#")][:SHARED_SHOWN],
-                    "sound_ids": sorted(target_sounds & sounds)[:SHARED_SHOWN],
+                    "sound_ids": sorted(shared_sounds)[:SHARED_SHOWN],
                     "same_tier": tier == 1.0,
                 },
             }
         )
-    found.sort(key=lambda f: (-f["score"], f["creator_id"]))
-    return found[:MAX_SIMILAR]
+    return found
