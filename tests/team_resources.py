@@ -211,6 +211,17 @@ async def make_agent(world: World, owner: TeamKey) -> dict[str, str]:
     return {"agent_id": data["id"], "run_id": data["run_id"]}
 
 
+async def make_agent_with_creators(world: World, owner: TeamKey) -> dict[str, str]:
+    """An agent whose run found videos, and the catalog id of one of their creators (§4.4 similar)."""
+    body = {"name": SECRET_DESCRIPTION, "keywords": ["sourdough"], "platforms": ["tiktok"]}
+    response = await world.client.post("/v1/agents", json=body, headers=owner.headers)
+    assert response.status_code == 201, response.text
+    agent_id = response.json()["data"]["id"]
+    videos = await world.client.get(f"/v1/agents/{agent_id}/videos", headers=owner.headers)
+    creator_id = next(v["author_id"] for v in videos.json()["data"]["videos"] if v["author_id"])
+    return {"agent_id": agent_id, "creator_id": creator_id}
+
+
 AGENT_READS = ("", "/videos", "/slideshows", "/ads", "/creators/outliers")
 # the run's analysis and its trend batches (issue 16), also under the legacy names (§4.5)
 AGENT_ANALYSIS_READS = ("/analysis/latest", "/trends", "/trends/latest")
@@ -352,11 +363,21 @@ RESOURCES: list[TeamResource] = [
             "GET /v1/agents/{agent_id}/analysis",
             *(f"GET /v1/agents/{{agent_id}}{sub}" for sub in AGENT_ANALYSIS_READS),
             "GET /v1/agents/{agent_id}/hooks",
+            "GET /v1/agents/{agent_id}/affinity",
             *LEGACY_ROUTES,
         ),
         bodies={"PUT /v1/agents/{agent_id}": {"name": "taken over", "keywords": ["taken"]}},
         secret=AGENT_KEYWORD,
         check=lists_none_of_it("/v1/agents", "/v1/orbit", "/v1/orbit/list", secret=AGENT_KEYWORD),
+    ),
+    TeamResource(
+        name="agent creator",
+        make=make_agent_with_creators,
+        routes=(
+            "GET /v1/agents/{agent_id}/affinity",
+            "GET /v1/agents/{agent_id}/creators/{creator_id}/similar",
+        ),
+        secret=SECRET_DESCRIPTION,
     ),
     TeamResource(
         name="tracked creator",

@@ -77,7 +77,7 @@ class TestVideos:
         assert {v["id"] for v in windowed} == {
             v["id"] for v in everything if start <= v["publish_date"][:10] <= end
         }
-        # intent matching comes with the intelligence issue: nothing matches yet
+        # no intent and no Data Intelligence: nothing is judged, so the filter selects nothing (§2.6)
         assert (await get(team, path, intent_match="true"))["total"] == 0
 
     @pytest.mark.parametrize(("order_by", "key"), [("views", "views"), ("publish_date", "publish_date")])

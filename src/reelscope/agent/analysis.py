@@ -29,7 +29,7 @@ from reelscope.models import Agent, AgentRun, AgentTrend
 WINDOW = timedelta(days=30)
 
 
-def _doc(row: Any) -> Doc:
+def doc_of(row: Any) -> Doc:
     return Doc(
         id=row.id,
         text=" ".join(x for x in (row.description, row.transcript) if x),
@@ -51,7 +51,7 @@ async def analyse_run(
     """Build, store and return the run's analysis (the §6.3 ``analysis`` object); None when the run found
     no videos to analyse (§6.3: null when the report "found no new videos")."""
     end = run.completed_at or now
-    docs = [_doc(row) for row in await repository.analysis_docs(session, agent.id, end)]
+    docs = [doc_of(row) for row in await repository.analysis_docs(session, agent.id, end)]
     window = [d for d in docs if end - WINDOW <= d.published_at <= end]
     if not window:
         return None

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import Query, Response
 
+from reelscope.agent import affinity as agent_affinity
 from reelscope.agent import analysis as agent_analysis
 from reelscope.agent import hooks as agent_hooks
 from reelscope.agent import reads, repository, suggest
@@ -18,6 +19,7 @@ from reelscope.agent import service as agent_service
 from reelscope.agent.schemas import (
     AdPage,
     AdQuery,
+    Affinity,
     AgentCreate,
     AgentCreated,
     AgentHookPage,
@@ -34,6 +36,7 @@ from reelscope.agent.schemas import (
     OutlierQuery,
     RunList,
     RunOut,
+    SimilarCreators,
     SlideshowPage,
     SoundQuery,
     SuggestKeywords,
@@ -182,6 +185,33 @@ async def get_agent_benchmarks(
     """Genre norms by follower tier (nano < 10K, micro < 100K, mid < 1M, macro); not paged."""
     agent = await agent_service.get_owned(session, principal.team_id, agent_id)
     return Envelope(data=reads.benchmarks(agent))
+
+
+@router.get("/{agent_id}/affinity", responses=errors(400, 404))
+async def get_agent_affinity(
+    agent_id: str, query: Annotated[EmptyQuery, Query()], session: SessionDep, principal: PrincipalDep
+) -> Envelope[Affinity]:
+    """Genre adjacency (beta): the genres of the agent's videos (non-generic hashtags and content
+    categories) and the pairs that go together on the same videos or with the same creators, with
+    strength (Ochiai, 0 to 1), lift and evidence counts; not paged."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    return Envelope(data=await agent_affinity.genres(session, agent))
+
+
+@router.get("/{agent_id}/creators/{creator_id}/similar", responses=errors(400, 404))
+async def get_agent_similar_creators(
+    agent_id: str,
+    creator_id: str,
+    query: Annotated[EmptyQuery, Query()],
+    session: SessionDep,
+    principal: PrincipalDep,
+) -> Envelope[SimilarCreators]:
+    """Similar creators (beta): the agent's creators ranked by likeness to `creator_id` (the id of the
+    creator lists and the videos' `author_id`): text similarity of their captions and hashtags, shared
+    sounds and audience-size tier, with the score and what they share; not paged. A creator none of
+    the agent's videos has is 404."""
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    return Envelope(data=await agent_affinity.similar_creators(session, agent, creator_id))
 
 
 @router.get("/{agent_id}/analysis/latest", responses=errors(400, 404))

@@ -563,6 +563,33 @@ async def pending_slideshows(session: AsyncSession, agent_id: str) -> Sequence[A
     return rows.all()
 
 
+async def intent_inputs(session: AsyncSession, agent_id: str) -> tuple[Sequence[Any], Sequence[Any]]:
+    """The agent's items whose intelligence is ready, with what intent matching reads: (link, caption,
+    transcript, hashtags) per video and (link, caption, panels, hashtags) per slideshow."""
+    videos = await session.execute(
+        select(AgentVideo, Video.description, Video.transcript, Video.hashtags)
+        .join(Video, Video.id == AgentVideo.video_id)
+        .where(AgentVideo.agent_id == agent_id, AgentVideo.intelligence_status == "ready")
+        .order_by(AgentVideo.video_id)
+    )
+    slideshows = await session.execute(
+        select(AgentSlideshow, Slideshow.description, Slideshow.panels, Slideshow.hashtags)
+        .join(Slideshow, Slideshow.id == AgentSlideshow.slideshow_id)
+        .where(AgentSlideshow.agent_id == agent_id, AgentSlideshow.intelligence_status == "ready")
+        .order_by(AgentSlideshow.slideshow_id)
+    )
+    return videos.all(), slideshows.all()
+
+
+async def clear_intent_matches(session: AsyncSession, agent_id: str) -> None:
+    for model in (AgentVideo, AgentSlideshow):
+        await session.execute(
+            update(model)
+            .where(model.agent_id == agent_id, model.intent_match.is_not(None))
+            .values(intent_match=None, intent_matches=None)
+        )
+
+
 async def hook_inputs(session: AsyncSession, agent_id: str) -> Sequence[Any]:
     """Every linked video with what the hook extractor reads."""
     rows = await session.execute(
@@ -580,5 +607,48 @@ async def hook_inputs(session: AsyncSession, agent_id: str) -> Sequence[Any]:
         )
         .join(AgentVideo, AgentVideo.video_id == Video.id)
         .where(AgentVideo.agent_id == agent_id)
+    )
+    return rows.all()
+
+
+# --- affinity and similar creators (issue 16) ------------------------------------------------------
+
+
+async def genre_inputs(session: AsyncSession, agent_id: str) -> Sequence[Any]:
+    """Every linked video with what genre adjacency reads."""
+    rows = await session.execute(
+        select(Video.id, Video.description, Video.hashtags, Video.creator_id, AgentVideo.views)
+        .join(AgentVideo, AgentVideo.video_id == Video.id)
+        .where(AgentVideo.agent_id == agent_id)
+        .order_by(Video.id)
+    )
+    return rows.all()
+
+
+async def creator_videos(session: AsyncSession, agent_id: str) -> Sequence[Any]:
+    """Every linked video that has a creator, with the analysis columns and its creator's handle,
+    platform and followers."""
+    rows = await session.execute(
+        select(
+            Video.id,
+            Video.description,
+            Video.transcript,
+            Video.hashtags,
+            Video.sound_id,
+            AgentVideo.views,
+            Video.likes,
+            Video.comments,
+            Video.shares,
+            Video.published_at,
+            Video.duration,
+            Video.platform,
+            Video.creator_id,
+            Creator.handle,
+            Creator.followers,
+        )
+        .join(AgentVideo, AgentVideo.video_id == Video.id)
+        .join(Creator, Creator.id == Video.creator_id)
+        .where(AgentVideo.agent_id == agent_id)
+        .order_by(Video.creator_id, Video.id)
     )
     return rows.all()

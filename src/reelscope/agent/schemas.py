@@ -409,3 +409,53 @@ class AgentHookPage(Schema):
     data: list[dict[str, Any]]
     pagination: Pagination
     coverage: dict[str, Any]
+
+
+class Genre(Schema):
+    key: str = Field(description="`hashtag:<tag>` or `category:<name>`")
+    name: str
+    kind: str = Field(description="hashtag or category")
+    video_count: int
+    creator_count: int
+    total_views: int
+
+
+class GenrePair(Schema):
+    genres: list[str] = Field(description="The two genre keys")
+    strength: float = Field(description="The larger of video_strength and creator_strength, 0 to 1")
+    video_strength: float = Field(description="Ochiai coefficient over videos: both / sqrt(a x b)")
+    creator_strength: float = Field(description="Ochiai coefficient over the creators posting each")
+    lift: float = Field(description="Shared videos against what chance would give")
+    video_count: int = Field(description="Videos carrying both")
+    creator_count: int = Field(description="Creators posting both")
+    evidence_video_ids: list[str]
+
+
+class Affinity(Schema):
+    """§4.4 affinity (beta): genre adjacency of the agent's videos; not paged (§8.3)."""
+
+    video_count: int
+    genres: list[Genre]
+    pairs: list[GenrePair]
+
+
+class SimilarCreator(Schema):
+    creator_id: str
+    handle: str
+    platform: str
+    follower_count: int | None
+    tier: str | None = Field(description="nano, micro, mid or macro; null when followers are unknown")
+    video_count: int = Field(description="The creator's videos among the agent's")
+    score: float
+    components: dict[str, float] = Field(description="text (cosine), sounds (Jaccard), tier (closeness)")
+    shared: dict[str, Any] = Field(description="hashtags, words, sound_ids in common; same_tier")
+
+
+class SimilarCreators(Schema):
+    """§4.4 similar creators (beta): the agent's creators most like one of them; not paged (§8.3)."""
+
+    creator_id: str
+    handle: str
+    platform: str
+    tier: str | None
+    similar: list[SimilarCreator]

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from reelscope.agent import intelligence as agent_intelligence
 from reelscope.agent import repository
 from reelscope.agent.schemas import (
     AgentCreate,
@@ -177,6 +178,7 @@ async def update(
     session: AsyncSession, team_id: str, agent_id: str, body: AgentUpdate, *, now: datetime
 ) -> AgentOut:
     agent = await get_owned(session, team_id, agent_id)
+    judged_by = (agent.intent, agent.data_intelligence_enabled)
     sent = body.model_fields_set
     if "cadence" in sent:
         if not agent.is_recurring:
@@ -212,6 +214,8 @@ async def update(
             setattr(agent, flag, value)
     if "language" in sent:
         agent.language = body.language
+    if (agent.intent, agent.data_intelligence_enabled) != judged_by:
+        await agent_intelligence.match_intent(session, agent)  # §2.6: intent_match follows the intent
     schedule = await _schedule(session, agent)
     if schedule is not None:
         if body.cadence is not None:

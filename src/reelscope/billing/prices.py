@@ -136,6 +136,8 @@ PRICES: dict[str, Price] = {
     "list_agent_sounds": FREE,
     "list_agent_hashtags": FREE,
     "get_agent_benchmarks": FREE,
+    "get_agent_affinity": FREE,
+    "get_agent_similar_creators": FREE,
     "list_agent_runs": FREE,
     "get_agent_run": FREE,
     "get_latest_agent_analysis": FREE,

@@ -1,0 +1,73 @@
+"""Genre adjacency and similar creators of an agent (spec §4.4, beta; both free and not paged, §8.3),
+computed at read time from the agent's linked videos by ``analysis.affinity`` and ``analysis.similar``.
+
+A creator is named by its catalog id: the ``creator_id`` of ``/creators/outliers`` rows and the
+``author_id`` of the agent's videos (ADR 0030). The candidates are the creators of the agent's videos;
+a creator none of them has posted is 404.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from reelscope.agent import repository
+from reelscope.agent.analysis import doc_of
+from reelscope.agent.run import metrics
+from reelscope.agent.schemas import Affinity, SimilarCreators
+from reelscope.analysis import affinity as adjacency
+from reelscope.analysis import similar
+from reelscope.analysis.themes import Doc
+from reelscope.kit.errors import NotFound
+from reelscope.models import Agent
+
+TIER_RANK = {name: rank for rank, (name, _, _) in enumerate(metrics.TIERS)}
+
+
+async def genres(session: AsyncSession, agent: Agent) -> Affinity:
+    videos = [
+        adjacency.GenreVideo(
+            id=row.id,
+            caption=row.description,
+            hashtags=list(row.hashtags or ()),
+            creator_id=row.creator_id,
+            views=int(row.views or 0),
+        )
+        for row in await repository.genre_inputs(session, agent.id)
+    ]
+    return Affinity(**adjacency.adjacency(videos))
+
+
+async def similar_creators(session: AsyncSession, agent: Agent, creator_id: str) -> SimilarCreators:
+    posts: dict[str, list[Doc]] = defaultdict(list)
+    about: dict[str, Any] = {}
+    for row in await repository.creator_videos(session, agent.id):
+        posts[row.creator_id].append(doc_of(row))
+        about.setdefault(row.creator_id, row)
+    if creator_id not in posts:
+        raise NotFound("Creator not found among the agent's creators")
+    creators = []
+    for cid, docs in posts.items():
+        row = about[cid]
+        tier = None if row.followers is None else metrics.tier_of(int(row.followers))
+        creators.append(
+            similar.CreatorPosts(
+                creator_id=cid,
+                handle=row.handle,
+                platform=row.platform,
+                followers=row.followers,
+                tier=tier,
+                tier_rank=None if tier is None else TIER_RANK[tier],
+                videos=docs,
+            )
+        )
+    target = about[creator_id]
+    return SimilarCreators(
+        creator_id=creator_id,
+        handle=target.handle,
+        platform=target.platform,
+        tier=next(c.tier for c in creators if c.creator_id == creator_id),
+        similar=similar.similar(creator_id, creators),
+    )

@@ -1,0 +1,111 @@
+"""Creators similar to one creator among an agent's creators (spec §4.4 ``/creators/{id}/similar``, beta).
+
+Each creator is what they post in the agent's videos: their words and hashtags as one TF-IDF bag
+(``themes.terms_of``: content words once per video, non-generic hashtags weighted up), the sounds they
+use, and their audience-size tier (nano, micro, mid, macro). Similarity to the given creator:
+
+    score = TEXT_WEIGHT × cosine(bags) + SOUND_WEIGHT × jaccard(sounds) + TIER_WEIGHT × tier closeness
+
+where tier closeness is 1 for the same tier, 0.5 for the next one and 0 otherwise or when a follower
+count is unknown. Every candidate with a score above zero is ranked, best first (ties on the creator
+id), with what it shares with the given creator: hashtags, sounds, strongest common words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+from reelscope.analysis.themes import Doc, terms_of
+
+TEXT_WEIGHT = 0.6
+SOUND_WEIGHT = 0.25
+TIER_WEIGHT = 0.15
+# the most similar creators one answer holds (not paged, §8.3), and shared items listed per kind
+MAX_SIMILAR = 25
+SHARED_SHOWN = 10
+
+
+@dataclass(frozen=True, slots=True)
+class CreatorPosts:
+    creator_id: str
+    handle: str
+    platform: str
+    followers: int | None
+    tier: str | None
+    tier_rank: int | None  # the tier's place in the nano…macro order
+    videos: Sequence[Doc]
+
+
+def _identity(terms: list[str]) -> list[str]:
+    return terms
+
+
+def _bags(creators: Sequence[CreatorPosts]) -> list[list[str]]:
+    return [[t for doc in c.videos for t in terms_of(doc) if not t.startswith("~")] for c in creators]
+
+
+def _tier_closeness(a: CreatorPosts, b: CreatorPosts) -> float:
+    if a.tier_rank is None or b.tier_rank is None:
+        return 0.0
+    gap = abs(a.tier_rank - b.tier_rank)
+    return 1.0 if gap == 0 else 0.5 if gap == 1 else 0.0
+
+
+def similar(target_id: str, creators: Sequence[CreatorPosts]) -> list[dict[str, Any]]:
+    """The creators like ``target_id`` (which must be among ``creators``), most similar first."""
+    index = next(i for i, c in enumerate(creators) if c.creator_id == target_id)
+    target = creators[index]
+    bags = _bags(creators)
+    cosine = np.zeros(len(creators))
+    vocabulary = np.array([], dtype=object)
+    matrix = None
+    if any(bags):
+        vectorizer = TfidfVectorizer(analyzer=_identity, sublinear_tf=True, norm="l2")
+        matrix = vectorizer.fit_transform(bags)
+        vocabulary = vectorizer.get_feature_names_out()
+        cosine = (matrix @ matrix[index].T).toarray().ravel()
+    target_sounds = {d.sound_id for d in target.videos if d.sound_id}
+    scored: list[tuple[float, str, int, float, float, float, set[str]]] = []
+    for i, other in enumerate(creators):
+        if i == index:
+            continue
+        sounds = {d.sound_id for d in other.videos if d.sound_id}
+        union = target_sounds | sounds
+        sound_share = len(target_sounds & sounds) / len(union) if union else 0.0
+        text = float(cosine[i])
+        tier = _tier_closeness(target, other)
+        score = TEXT_WEIGHT * text + SOUND_WEIGHT * sound_share + TIER_WEIGHT * tier
+        if score > 0:
+            scored.append((-score, other.creator_id, i, text, sound_share, tier, target_sounds & sounds))
+    found: list[dict[str, Any]] = []
+    # what is shared, for the best only: the common terms that weigh most for both creators
+    for negative, _, i, text, sound_share, tier, shared_sounds in sorted(scored)[:MAX_SIMILAR]:
+        other = creators[i]
+        ranked: list[str] = []
+        if matrix is not None:
+            weight = matrix[index].multiply(matrix[i]).toarray().ravel()
+            ranked = [str(vocabulary[j]) for j in np.argsort(-weight, kind="stable") if weight[j] > 0]
+        found.append(
+            {
+                "creator_id": other.creator_id,
+                "handle": other.handle,
+                "platform": other.platform,
+                "follower_count": other.followers,
+                "tier": other.tier,
+                "video_count": len(other.videos),
+                "score": round(-negative, 4),
+                "components": {"text": round(text, 4), "sounds": round(sound_share, 4), "tier": tier},
+                "shared": {
+                    "hashtags": [t[1:] for t in ranked if t.startswith("#")][:SHARED_SHOWN],
+                    "words": [t for t in ranked if not t.startswith("#")][:SHARED_SHOWN],
+                    "sound_ids": sorted(shared_sounds)[:SHARED_SHOWN],
+                    "same_tier": tier == 1.0,
+                },
+            }
+        )
+    return found

@@ -1,0 +1,131 @@
+"""An agent's genre adjacency and similar creators through HTTP (spec §4.4, beta; free; not paged, §8.3),
+checked against the agent's own videos as a client reads them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import httpx
+import pytest
+
+from reelscope.analysis.themes import GENERIC_TAGS
+from tests.agent.conftest import CreateAgent, Get
+from tests.conftest import MakeTeam, TeamKey
+
+pytestmark = pytest.mark.both_databases
+
+TWO_GENRES = {"keywords": ["sourdough", "running"], "platforms": ["tiktok"]}
+
+
+@pytest.fixture
+async def agent(create_agent: CreateAgent, team: TeamKey) -> dict[str, Any]:
+    return await create_agent(team, **TWO_GENRES)
+
+
+async def videos_of(get: Get, team: TeamKey, agent_id: str) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    page = 1
+    while batch := (await get(team, f"/v1/agents/{agent_id}/videos", limit=100, page=page))["videos"]:
+        items += batch
+        page += 1
+    return items
+
+
+def tags(video: dict[str, Any]) -> set[str]:
+    return {t.lstrip("#").casefold() for t in video["hashtags"]} - GENERIC_TAGS
+
+
+class TestAffinity:
+    async def test_genres_and_pairs_are_counts_of_the_agents_videos(
+        self, get: Get, team: TeamKey, agent: dict[str, Any]
+    ) -> None:
+        found = await get(team, f"/v1/agents/{agent['id']}/affinity")
+        videos = await videos_of(get, team, agent["id"])
+        assert found["video_count"] == len(videos) > 0
+        per_tag = Counter(t for v in videos for t in tags(v))
+        hashtags = [g for g in found["genres"] if g["kind"] == "hashtag"]
+        assert hashtags and {g["name"] for g in found["genres"]} >= {"#sourdough", "#running"}
+        for genre in hashtags:
+            assert genre["video_count"] == per_tag[genre["key"].removeprefix("hashtag:")] >= 2
+        assert {g["kind"] for g in found["genres"]} == {"hashtag", "category"}
+        assert found["pairs"]
+        by_id = {v["id"]: v for v in videos}
+        for pair in found["pairs"]:
+            a, b = pair["genres"]
+            if a.startswith("hashtag:") and b.startswith("hashtag:"):
+                both = {v["id"] for v in videos if {a[8:], b[8:]} <= tags(v)}
+                assert pair["video_count"] == len(both)
+                assert set(pair["evidence_video_ids"]) <= both
+            assert 0 < pair["strength"] <= 1
+            views = [by_id[i]["views"] for i in pair["evidence_video_ids"]]
+            assert views == sorted(views, reverse=True)
+        strengths = [p["strength"] for p in found["pairs"]]
+        assert strengths == sorted(strengths, reverse=True)
+        # the two keywords are two genres apart: bread tags go with bread tags, not with running ones
+        pairs = {tuple(p["genres"]) for p in found["pairs"] if p["video_count"] > 0}
+        assert ("hashtag:running", "hashtag:sourdough") not in pairs
+
+    async def test_isolation_and_parameters(
+        self,
+        client: httpx.AsyncClient,
+        get: Get,
+        team: TeamKey,
+        make_team: MakeTeam,
+        agent: dict[str, Any],
+    ) -> None:
+        path = f"/v1/agents/{agent['id']}/affinity"
+        other = await make_team()
+        for key, url in ((other, path), (team, "/v1/agents/nope/affinity")):
+            response = await client.get(url, headers=key.headers)
+            assert response.status_code == 404 and response.json()["code"] == "not_found"
+        response = await client.get(path, params={"page": 2}, headers=team.headers)
+        assert response.status_code == 400  # not paged (§8.3)
+
+
+class TestSimilarCreators:
+    async def test_ranked_creators_of_the_agent_with_shared_evidence(
+        self, get: Get, team: TeamKey, agent: dict[str, Any]
+    ) -> None:
+        videos = await videos_of(get, team, agent["id"])
+        authors = Counter(v["author_id"] for v in videos if v["author_id"])
+        baker = next(
+            a
+            for a, _ in authors.most_common()
+            if any(v["author_id"] == a and "sourdough" in tags(v) for v in videos)
+        )
+        found = await get(team, f"/v1/agents/{agent['id']}/creators/{baker}/similar")
+        assert found["creator_id"] == baker
+        similar = found["similar"]
+        assert similar and baker not in {s["creator_id"] for s in similar}
+        assert {s["creator_id"] for s in similar} <= set(authors)
+        scores = [s["score"] for s in similar]
+        assert scores == sorted(scores, reverse=True) and all(s > 0 for s in scores)
+        for row in similar:
+            assert row["video_count"] == authors[row["creator_id"]]
+            assert set(row["components"]) == {"text", "sounds", "tier"}
+        # the most similar creator posts what the baker posts: a shared hashtag it really carries
+        best = similar[0]
+        theirs = set().union(*(tags(v) for v in videos if v["author_id"] == best["creator_id"]))
+        mine = set().union(*(tags(v) for v in videos if v["author_id"] == baker))
+        assert best["shared"]["hashtags"] and set(best["shared"]["hashtags"]) <= theirs & mine
+
+    async def test_unknown_creator_and_another_team_are_404(
+        self,
+        client: httpx.AsyncClient,
+        get: Get,
+        team: TeamKey,
+        make_team: MakeTeam,
+        agent: dict[str, Any],
+    ) -> None:
+        author = next(v["author_id"] for v in await videos_of(get, team, agent["id"]) if v["author_id"])
+        other = await make_team()
+        path = f"/v1/agents/{agent['id']}/creators/{author}/similar"
+        for key, url in (
+            (other, path),
+            (team, f"/v1/agents/{agent['id']}/creators/no-such-creator/similar"),
+            (team, f"/v1/agents/nope/creators/{author}/similar"),
+        ):
+            response = await client.get(url, headers=key.headers)
+            assert response.status_code == 404 and response.json()["code"] == "not_found", url
+            assert response.headers["X-Cost"] == "0.00"

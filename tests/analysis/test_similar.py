@@ -1,0 +1,78 @@
+"""Similar creators (spec §4.4, beta) on plain posts: text, sounds and tier make the score; what is shared
+is listed."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from reelscope.analysis.similar import SOUND_WEIGHT, TIER_WEIGHT, CreatorPosts, similar
+from reelscope.analysis.themes import Doc
+
+AT = datetime(2026, 11, 20, tzinfo=UTC)
+
+
+def doc(text: str, tags: str = "", sound: str | None = None) -> Doc:
+    return Doc(
+        id=text,
+        text=text,
+        hashtags=tuple(tags.split()),
+        sound_id=sound,
+        views=100,
+        likes=1,
+        comments=0,
+        shares=None,
+        published_at=AT,
+        duration=None,
+        platform="tiktok",
+    )
+
+
+def creator(cid: str, rank: int | None, *videos: Doc) -> CreatorPosts:
+    tiers = ("nano", "micro", "mid", "macro")
+    return CreatorPosts(
+        creator_id=cid,
+        handle=cid + "_handle",
+        platform="tiktok",
+        followers=None if rank is None else 10 ** (rank + 3),
+        tier=None if rank is None else tiers[rank],
+        tier_rank=rank,
+        videos=videos,
+    )
+
+
+BAKER = creator("baker", 1, doc("feed your sourdough starter", "sourdough baking", "s1"))
+BAKER2 = creator("baker2", 1, doc("open crumb sourdough loaf", "sourdough bread", "s1"))
+BAKER3 = creator("baker3", 3, doc("my sourdough starter died", "sourdough"))
+RUNNER = creator("runner", 2, doc("marathon pace for beginners", "running"))
+UNKNOWN = creator("unknown", None, doc("guitar riff", "guitar"))
+
+
+class TestSimilar:
+    def test_ranked_by_score_with_what_is_shared(self) -> None:
+        found = similar("baker", [BAKER, BAKER2, BAKER3, RUNNER, UNKNOWN])
+        assert [f["creator_id"] for f in found] == ["baker2", "baker3", "runner"]
+        best = found[0]
+        assert best["components"]["sounds"] == 1.0 and best["components"]["tier"] == 1.0
+        assert best["shared"] == {
+            "hashtags": ["sourdough"],
+            "words": ["sourdough"],
+            "sound_ids": ["s1"],
+            "same_tier": True,
+        }
+        assert best["score"] == pytest.approx(
+            0.6 * best["components"]["text"] + SOUND_WEIGHT + TIER_WEIGHT, abs=1e-4
+        )
+        third = found[1]
+        assert third["shared"]["hashtags"] == ["sourdough"]
+        assert set(third["shared"]["words"]) == {"sourdough", "starter"}
+        assert third["components"]["tier"] == 0.0  # micro against macro
+        # nothing in common but the next tier: ranked last, on tier alone
+        assert found[2]["components"] == {"text": 0.0, "sounds": 0.0, "tier": 0.5}
+        assert found[2]["score"] == TIER_WEIGHT * 0.5
+        assert (best["handle"], best["tier"], best["video_count"]) == ("baker2_handle", "micro", 1)
+
+    def test_unknown_followers_share_no_tier_and_a_lone_creator_has_no_match(self) -> None:
+        assert similar("unknown", [UNKNOWN, RUNNER]) == []
+        assert similar("baker", [BAKER]) == []
