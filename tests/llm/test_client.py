@@ -14,7 +14,7 @@ from pydantic import SecretStr, ValidationError
 
 from reelscope.config import Settings
 from reelscope.llm.client import LlmClient, LlmFailure, Usage, open_client
-from tests.fixtures.llm import HOLD, USAGE, FakeLlm, completion
+from tests.fixtures.llm import HOLD, USAGE, Drip, FakeLlm, completion
 
 KEY = "sk-test-5f1c2e-never-logged"
 
@@ -86,6 +86,16 @@ class TestSettings:
 class TestFailures:
     async def test_timeout(self, fake_llm: FakeLlm, tmp_path: Path) -> None:
         fake_llm.respond = lambda prompt: HOLD
+        _, found = await ask(llm_settings(tmp_path, fake_llm.url))
+        assert isinstance(found, LlmFailure) and found.reason == "timeout"
+
+    async def test_a_reply_that_drips_in_is_cut_at_the_timeout(
+        self, fake_llm: FakeLlm, tmp_path: Path
+    ) -> None:
+        """The timeout bounds the whole reply, not each read: a provider sending a few bytes every 50 ms
+        (each read well within 0.3 s) must not hold a job or a suggest-keywords request for seconds."""
+        _, body = completion({"reasoning": "slow"})
+        fake_llm.respond = lambda prompt: Drip(body, piece=4)
         _, found = await ask(llm_settings(tmp_path, fake_llm.url))
         assert isinstance(found, LlmFailure) and found.reason == "timeout"
 

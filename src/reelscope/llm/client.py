@@ -7,7 +7,8 @@ reason and a status code (never the request, the reply or the prompt).
 
 Every way the provider can fail is one ``LlmFailure`` whose ``reason`` is:
 
-    timeout       no complete reply within ``REELSCOPE_LLM_TIMEOUT_SECONDS``
+    timeout       no complete reply within ``REELSCOPE_LLM_TIMEOUT_SECONDS`` (the whole exchange: httpx's
+                  own timeout bounds each read, and a provider dripping a byte at a time never trips it)
     transport     the connection failed (refused, reset, TLS)
     http_status   a non-2xx status
     invalid_reply a 2xx whose body is not a chat completion
@@ -18,6 +19,7 @@ Every way the provider can fail is one ``LlmFailure`` whose ``reason`` is:
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -67,10 +69,11 @@ class Prices:
 
 
 class LlmClient:
-    def __init__(self, http: httpx.AsyncClient, model: str, prices: Prices) -> None:
+    def __init__(self, http: httpx.AsyncClient, model: str, prices: Prices, timeout: float) -> None:
         self._http = http
         self.model = model
         self.prices = prices
+        self._timeout = timeout
         self._failed = False
 
     async def complete_json(self, system: str, user: str) -> Completion:
@@ -78,7 +81,11 @@ class LlmClient:
         if self._failed:
             raise LlmFailure("gave_up")
         try:
-            return await self._complete(system, user)
+            try:
+                async with asyncio.timeout(self._timeout):
+                    return await self._complete(system, user)
+            except TimeoutError:
+                raise LlmFailure("timeout") from None
         except LlmFailure as failure:
             self._failed = failure.reason != "invalid_json"  # the provider answered: it may answer again
             raise
@@ -156,4 +163,4 @@ async def open_client(settings: Settings) -> AsyncIterator[LlmClient | None]:
         timeout=settings.llm_timeout_seconds,
         follow_redirects=False,
     ) as http:
-        yield LlmClient(http, settings.llm_model, prices)
+        yield LlmClient(http, settings.llm_model, prices, settings.llm_timeout_seconds)
