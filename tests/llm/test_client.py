@@ -13,7 +13,7 @@ import structlog
 from pydantic import SecretStr, ValidationError
 
 from reelscope.config import Settings
-from reelscope.llm.client import LlmClient, LlmFailure, Usage, open_client
+from reelscope.llm.client import MAX_REPLY_BYTES, LlmClient, LlmFailure, Usage, open_client
 from tests.fixtures.llm import HOLD, USAGE, Drip, FakeLlm, completion
 
 KEY = "sk-test-5f1c2e-never-logged"
@@ -98,6 +98,14 @@ class TestFailures:
         fake_llm.respond = lambda prompt: Drip(body, piece=4)
         _, found = await ask(llm_settings(tmp_path, fake_llm.url))
         assert isinstance(found, LlmFailure) and found.reason == "timeout"
+
+    async def test_a_reply_past_the_size_cap_is_refused(self, fake_llm: FakeLlm, tmp_path: Path) -> None:
+        """A reply is a few written fields: one over the cap is not read into memory whole."""
+        fake_llm.respond = lambda prompt: completion({"reasoning": "x" * MAX_REPLY_BYTES})
+        llm, found = await ask(llm_settings(tmp_path, fake_llm.url))
+        assert isinstance(found, LlmFailure) and found.reason == "too_large"
+        with pytest.raises(LlmFailure, match="gave_up"):  # a provider failure: not asked again
+            await llm.complete_json("s", "{}")
 
     async def test_error_status(self, fake_llm: FakeLlm, tmp_path: Path) -> None:
         fake_llm.respond = lambda prompt: (500, b'{"error": {"message": "overloaded"}}')

@@ -11,6 +11,7 @@ Every way the provider can fail is one ``LlmFailure`` whose ``reason`` is:
                   own timeout bounds each read, and a provider dripping a byte at a time never trips it)
     transport     the connection failed (refused, reset, TLS)
     http_status   a non-2xx status
+    too_large     a reply past ``MAX_REPLY_BYTES`` (not read further: a reply is a few written fields)
     invalid_reply a 2xx whose body is not a chat completion
     invalid_json  a completion whose message is not one JSON object (its usage is kept: it was paid for)
     gave_up       not asked: the provider already failed (one of the above) on this client, so one job
@@ -31,6 +32,9 @@ import httpx
 from reelscope.config import Settings
 
 TEMPERATURE = 0.2  # rewording, not invention: little variety wanted
+# the largest reply read: the biggest asked for (20 summaries or an analysis' written fields, each at
+# most 2,000 characters or twice its local text) is well under 1 MiB even JSON-escaped twice
+MAX_REPLY_BYTES = 2 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,24 +101,34 @@ class LlmClient:
             "response_format": {"type": "json_object"},
             "temperature": TEMPERATURE,
         }
+        status, raw = await self._post(body)
         try:
-            response = await self._http.post("chat/completions", json=body)
+            envelope = json.loads(raw)
+            message = envelope["choices"][0]["message"]["content"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            raise LlmFailure("invalid_reply", status=status) from None
+        usage = _usage(envelope.get("usage"))
+        content = _json_object(message)
+        if content is None:
+            raise LlmFailure("invalid_json", status=status, usage=usage)
+        return Completion(content=content, usage=usage)
+
+    async def _post(self, body: dict[str, Any]) -> tuple[int, bytes]:
+        """The status and body of a 2xx reply, read up to ``MAX_REPLY_BYTES``."""
+        try:
+            async with self._http.stream("POST", "chat/completions", json=body) as response:
+                if not response.is_success:
+                    raise LlmFailure("http_status", status=response.status_code)
+                raw = bytearray()
+                async for chunk in response.aiter_bytes():
+                    raw += chunk
+                    if len(raw) > MAX_REPLY_BYTES:
+                        raise LlmFailure("too_large", status=response.status_code)
+                return response.status_code, bytes(raw)
         except httpx.TimeoutException:
             raise LlmFailure("timeout") from None
         except httpx.HTTPError:
             raise LlmFailure("transport") from None
-        if not response.is_success:
-            raise LlmFailure("http_status", status=response.status_code)
-        try:
-            envelope = response.json()
-            message = envelope["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError):
-            raise LlmFailure("invalid_reply", status=response.status_code) from None
-        usage = _usage(envelope.get("usage"))
-        content = _json_object(message)
-        if content is None:
-            raise LlmFailure("invalid_json", status=response.status_code, usage=usage)
-        return Completion(content=content, usage=usage)
 
 
 def _usage(found: Any) -> Usage:
