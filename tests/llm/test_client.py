@@ -107,6 +107,17 @@ class TestFailures:
         with pytest.raises(LlmFailure, match="gave_up"):  # a provider failure: not asked again
             await llm.complete_json("s", "{}")
 
+    @pytest.mark.parametrize(("where", "reason"), [("body", "invalid_reply"), ("message", "invalid_json")])
+    async def test_json_nested_too_deep_to_parse(
+        self, fake_llm: FakeLlm, tmp_path: Path, where: str, reason: str
+    ) -> None:
+        """Nesting past the parser's recursion limit is garbage like any other (not a RecursionError
+        that fails the job or answers a suggest-keywords request with a 500)."""
+        deep = "[" * 100_000 + "]" * 100_000
+        fake_llm.respond = lambda prompt: (200, deep.encode()) if where == "body" else completion(deep)
+        _, found = await ask(llm_settings(tmp_path, fake_llm.url))
+        assert isinstance(found, LlmFailure) and found.reason == reason
+
     async def test_error_status(self, fake_llm: FakeLlm, tmp_path: Path) -> None:
         fake_llm.respond = lambda prompt: (500, b'{"error": {"message": "overloaded"}}')
         _, found = await ask(llm_settings(tmp_path, fake_llm.url))

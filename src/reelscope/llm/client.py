@@ -105,7 +105,8 @@ class LlmClient:
         try:
             envelope = json.loads(raw)
             message = envelope["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError):
+        # RecursionError: JSON nested past the parser's depth, garbage like any other
+        except (ValueError, KeyError, IndexError, TypeError, RecursionError):
             raise LlmFailure("invalid_reply", status=status) from None
         usage = _usage(envelope.get("usage"))
         content = _json_object(message)
@@ -152,7 +153,7 @@ def _json_object(message: Any) -> dict[str, Any] | None:
         text = text.removeprefix("```json").removeprefix("```").removesuffix("```").strip()
     try:
         found = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
         return None
     return found if isinstance(found, dict) else None
 
