@@ -321,3 +321,8 @@ class TestGuards:
     )
     def test_refused(self, reply: dict[str, Any], reason: str) -> None:
         assert merged(reply) == reason
+
+    def test_a_theme_key_that_is_not_a_string_is_refused(self) -> None:
+        """A key the reply made a list or an object cannot name a theme (nor crash the merge)."""
+        assert merged({"themes": [{"stable_key": ["th_a"], "why_it_works": "x"}]}) == "changed_fact"
+        assert merged({"themes": [{"stable_key": {"k": 1}}]}) == "changed_fact"

@@ -176,7 +176,10 @@ def merge_analysis(data: Mapping[str, Any], reply: Mapping[str, Any], allowed: s
     given = reply.get("themes", [])
     if not isinstance(given, list) or not all(isinstance(t, dict) for t in given):
         raise Rejected("invalid_reply")
-    by_key = {t.get("stable_key"): t for t in given}
+    keys = [t.get("stable_key") for t in given]
+    if not all(isinstance(k, str) for k in keys):
+        raise Rejected("changed_fact")  # no key, or one that cannot be a theme's (a list, an object)
+    by_key = dict(zip(keys, given, strict=True))
     if len(by_key) != len(given) or not set(by_key) <= {t["stable_key"] for t in local_themes}:
         raise Rejected("changed_fact")  # a theme it was not given, or one twice
     themes = []
