@@ -80,7 +80,17 @@ def _numbers(text: str) -> set[str]:
     return found
 
 
+# names, not quantities: the digits inside an id or a key ("video:0a1b…-6789…", "th_2") are no figure a
+# reworded text may quote, and a uuid's would let most small numbers through
+_NAMES = frozenset({"id", "stable_key"})
+
+
 def numbers_of(facts: Any) -> set[str]:
+    """The numbers written in ``facts`` (the facts and local text sent), leaving out ids and keys."""
+    if isinstance(facts, Mapping):
+        return set().union(*(numbers_of(v) for k, v in facts.items() if k not in _NAMES))
+    if isinstance(facts, list | tuple):
+        return set().union(*(numbers_of(v) for v in facts))
     return _numbers(json.dumps(facts, ensure_ascii=False))
 
 
