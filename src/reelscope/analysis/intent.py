@@ -4,9 +4,9 @@ what the agent's ``intent`` asks for? Pure, local and explainable.
 The intent becomes its topic terms: its content words without stopwords and without the words that say
 what to look for rather than what about ("find", "videos", "hooks", "creators" …), lightly stemmed
 (``routines`` and ``routine`` are one term). An item's evidence is read from four places, each named in
-the reasoning: its caption, its transcript (a slideshow's panel text), its hashtags (a compound tag is split
-into the words the items and the intent use: ``#SkincareRoutine`` holds ``skincare`` and ``routine``,
-not ``care``) and its Data Intelligence topic and keywords.
+the reasoning: its caption, its transcript (a slideshow's panel text), its hashtags (listed, or written in
+the caption; a compound tag is split into the words the items and the intent use: ``#SkincareRoutine``
+holds ``skincare`` and ``routine``, not ``care``) and its Data Intelligence topic and keywords.
 
 An item matches when it shows at least two of the intent's terms (the one term of a one-term intent)
 and the terms it shows weigh at least ``MATCH_AT`` of the intent's terms. A term's weight is its
@@ -28,7 +28,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reelscope.analysis.text import STOPWORDS, normalize_hashtag, words
+from reelscope.analysis.text import STOPWORDS, hashtags_in, normalize_hashtag, words
 
 # words of a research request that say what to look for or how, not what the content is about
 REQUEST_WORDS = frozenset(
@@ -165,7 +165,10 @@ def evidence(terms: Collection[str], item: IntentItem, split: Splitter = _unspli
     """Each intent term the item shows → the places it shows it (in ``EVIDENCE_ORDER``); ``split`` cuts
     a compound hashtag into words (``segment`` over a vocabulary; by default tags stay whole)."""
     places = _places(item)
-    tags = {t: split(t) for t in dict.fromkeys(normalize_hashtag(h) for h in item.hashtags) if t}
+    # the item's tags and those written in its caption (whose words leave #tags out): real posts often
+    # carry them only there (§2.1: no tags may be [] or null)
+    written = [*item.hashtags, *hashtags_in(item.caption or "")]
+    tags = {t: split(t) for t in dict.fromkeys(normalize_hashtag(h) for h in written) if t}
     found: dict[str, list[str]] = {}
     for term in terms:
         where = [name for name in EVIDENCE_ORDER if name in places and term in places[name]]
