@@ -116,6 +116,14 @@ class TestCompoundTags:
         assert segment("skincaregoals", vocabulary) == [("skincare", True), ("goals", False)]
         assert segment("xyz", vocabulary) == [("xyz", False)]
 
+    def test_a_tag_too_long_to_be_real_stays_whole(self) -> None:
+        """Splitting costs the cube of a tag's length: a caption's '#' before 3,000 letters (spam, or a
+        pasted block) must not hold the analysis job or a PUT for minutes. Such a tag is searched whole."""
+        tag = "skincare" + "x" * 3000
+        assert segment(tag, {"skincare", "xxx"}) == [(tag, False)]
+        (judged,) = match_all("skincare routine", [item(f"#{tag} morning routine")])
+        assert judged is not None and judged.found == {"skincar": ["hashtags"], "routin": ["caption"]}
+
     def test_a_term_inside_another_word_of_a_tag_is_not_shown(self) -> None:
         items = [
             item("moisturizer first", None, "SkincareRoutine"),

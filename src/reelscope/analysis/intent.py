@@ -50,6 +50,9 @@ MATCH_AT = 0.25
 MIN_TERMS = 2
 # a term this short matches a compound hashtag only at its start ("ai" in #aitools, not in #hair)
 SHORT_TERM = 3
+# the longest tag split into words (the split costs the cube of its length); real tags are far
+# shorter, a longer one (spam, a pasted block after '#') is searched whole
+SPLIT_UP_TO = 100
 EVIDENCE_ORDER = ("caption", "transcript", "panel text", "hashtags", "topic")
 
 
@@ -125,7 +128,9 @@ def _places(item: IntentItem) -> dict[str, set[str]]:
 def segment(tag: str, vocabulary: Collection[str]) -> list[tuple[str, bool]]:
     """The tag split into words, ``(part, known)``: as much of it as possible covered by words of the
     vocabulary, then the fewest parts (``#skincareroutine`` → skincare, routine, not skin, care, …);
-    what no known word covers stays as unknown parts."""
+    what no known word covers stays as unknown parts. A tag longer than ``SPLIT_UP_TO`` stays whole."""
+    if len(tag) > SPLIT_UP_TO:
+        return [(tag, False)]
     # best[i]: (uncovered letters, parts, the parts) for tag[:i]
     best: list[tuple[int, int, list[tuple[str, bool]]]] = [(0, 0, [])]
     for end in range(1, len(tag) + 1):
