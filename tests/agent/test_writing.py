@@ -321,3 +321,21 @@ class TestGuards:
     )
     def test_refused(self, reply: dict[str, Any], reason: str) -> None:
         assert merged(reply) == reason
+
+    def test_a_theme_key_that_is_not_a_string_is_refused(self) -> None:
+        """A key the reply made a list or an object cannot name a theme (nor crash the merge)."""
+        assert merged({"themes": [{"stable_key": ["th_a"], "why_it_works": "x"}]}) == "changed_fact"
+        assert merged({"themes": [{"stable_key": {"k": 1}}]}) == "changed_fact"
+
+    def test_digits_inside_ids_are_no_number_a_text_may_quote(self) -> None:
+        """An item's id is sent with its facts; the 4 and 6789 in a uuid are not figures the summary
+        may add ("about 6789 views" is made up)."""
+        item_id = "video:0a1b2c3d-4e5f-6789-abcd-ef0123456789"
+        items = [(item_id, {"summary": "A food video about bread.", "category": "food"})]
+        prompt = writing.summaries_prompt(items)
+        for invented in ("Seen about 6789 times.", "A food video, 4 of them about bread."):
+            reply = {"items": [{"id": item_id, "summary": invented}]}
+            with pytest.raises(writing.Rejected, match="changed_fact"):
+                writing.merge_summaries(items, reply, prompt)
+        kept = {"items": [{"id": item_id, "summary": "Bread, as food."}]}
+        assert writing.merge_summaries(items, kept, prompt) == {item_id: "Bread, as food."}

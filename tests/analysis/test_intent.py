@@ -53,6 +53,14 @@ class TestEvidence:
         slides = IntentItem("", "Morning skincare in 3 steps", [], None, slideshow=True)
         assert evidence(intent_terms(INTENT), slides) == {"morn": ["panel text"], "skincar": ["panel text"]}
 
+    def test_hashtags_written_in_the_caption_count_without_a_hashtag_list(self) -> None:
+        """Real posts often carry their tags only in the caption (§2.1: no tags may be [] or null); the
+        words of a caption leave its #tags out, so the reasoning said skincare was nowhere."""
+        found = evidence(intent_terms(INTENT), item("love this one #SkincareRoutine #fyp"))
+        assert found == {"skincar": ["hashtags"], "routin": ["hashtags"]}
+        (judged,) = match_all("skincare", [item("my favourite serum #skincare")])
+        assert judged is not None and judged.matches and "'skincare' in hashtags" in judged.reasoning
+
     def test_the_data_intelligence_topic_counts(self) -> None:
         found = evidence(intent_terms(INTENT), item("glow", keywords=["skincare", "serum"]))
         assert found == {"skincar": ["topic"]}
@@ -107,6 +115,14 @@ class TestCompoundTags:
         # what no known word covers stays one unknown part
         assert segment("skincaregoals", vocabulary) == [("skincare", True), ("goals", False)]
         assert segment("xyz", vocabulary) == [("xyz", False)]
+
+    def test_a_tag_too_long_to_be_real_stays_whole(self) -> None:
+        """Splitting costs the cube of a tag's length: a caption's '#' before 3,000 letters (spam, or a
+        pasted block) must not hold the analysis job or a PUT for minutes. Such a tag is searched whole."""
+        tag = "skincare" + "x" * 3000
+        assert segment(tag, {"skincare", "xxx"}) == [(tag, False)]
+        (judged,) = match_all("skincare routine", [item(f"#{tag} morning routine")])
+        assert judged is not None and judged.found == {"skincar": ["hashtags"], "routin": ["caption"]}
 
     def test_a_term_inside_another_word_of_a_tag_is_not_shown(self) -> None:
         items = [

@@ -13,8 +13,8 @@ import structlog
 from pydantic import SecretStr, ValidationError
 
 from reelscope.config import Settings
-from reelscope.llm.client import LlmClient, LlmFailure, Usage, open_client
-from tests.fixtures.llm import HOLD, USAGE, FakeLlm, completion
+from reelscope.llm.client import MAX_REPLY_BYTES, LlmClient, LlmFailure, Usage, open_client
+from tests.fixtures.llm import HOLD, USAGE, Drip, FakeLlm, completion
 
 KEY = "sk-test-5f1c2e-never-logged"
 
@@ -88,6 +88,35 @@ class TestFailures:
         fake_llm.respond = lambda prompt: HOLD
         _, found = await ask(llm_settings(tmp_path, fake_llm.url))
         assert isinstance(found, LlmFailure) and found.reason == "timeout"
+
+    async def test_a_reply_that_drips_in_is_cut_at_the_timeout(
+        self, fake_llm: FakeLlm, tmp_path: Path
+    ) -> None:
+        """The timeout bounds the whole reply, not each read: a provider sending a few bytes every 50 ms
+        (each read well within 0.3 s) must not hold a job or a suggest-keywords request for seconds."""
+        _, body = completion({"reasoning": "slow"})
+        fake_llm.respond = lambda prompt: Drip(body, piece=4)
+        _, found = await ask(llm_settings(tmp_path, fake_llm.url))
+        assert isinstance(found, LlmFailure) and found.reason == "timeout"
+
+    async def test_a_reply_past_the_size_cap_is_refused(self, fake_llm: FakeLlm, tmp_path: Path) -> None:
+        """A reply is a few written fields: one over the cap is not read into memory whole."""
+        fake_llm.respond = lambda prompt: completion({"reasoning": "x" * MAX_REPLY_BYTES})
+        llm, found = await ask(llm_settings(tmp_path, fake_llm.url))
+        assert isinstance(found, LlmFailure) and found.reason == "too_large"
+        with pytest.raises(LlmFailure, match="gave_up"):  # a provider failure: not asked again
+            await llm.complete_json("s", "{}")
+
+    @pytest.mark.parametrize(("where", "reason"), [("body", "invalid_reply"), ("message", "invalid_json")])
+    async def test_json_nested_too_deep_to_parse(
+        self, fake_llm: FakeLlm, tmp_path: Path, where: str, reason: str
+    ) -> None:
+        """Nesting past the parser's recursion limit is garbage like any other (not a RecursionError
+        that fails the job or answers a suggest-keywords request with a 500)."""
+        deep = "[" * 100_000 + "]" * 100_000
+        fake_llm.respond = lambda prompt: (200, deep.encode()) if where == "body" else completion(deep)
+        _, found = await ask(llm_settings(tmp_path, fake_llm.url))
+        assert isinstance(found, LlmFailure) and found.reason == reason
 
     async def test_error_status(self, fake_llm: FakeLlm, tmp_path: Path) -> None:
         fake_llm.respond = lambda prompt: (500, b'{"error": {"message": "overloaded"}}')

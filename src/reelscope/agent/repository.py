@@ -436,23 +436,27 @@ async def page_hashtags(
 # --- analysis and trends (issue 16) ----------------------------------------------------------------
 
 
+# what the analysis reads of a linked video (``agent.analysis.doc_of``)
+DOC_COLUMNS = (
+    Video.id,
+    Video.description,
+    Video.transcript,
+    Video.hashtags,
+    Video.sound_id,
+    AgentVideo.views,
+    Video.likes,
+    Video.comments,
+    Video.shares,
+    Video.published_at,
+    Video.duration,
+    Video.platform,
+)
+
+
 async def analysis_docs(session: AsyncSession, agent_id: str, linked_by: datetime) -> Sequence[Any]:
     """Every video the agent had linked by ``linked_by`` with what the analysis reads."""
     rows = await session.execute(
-        select(
-            Video.id,
-            Video.description,
-            Video.transcript,
-            Video.hashtags,
-            Video.sound_id,
-            AgentVideo.views,
-            Video.likes,
-            Video.comments,
-            Video.shares,
-            Video.published_at,
-            Video.duration,
-            Video.platform,
-        )
+        select(*DOC_COLUMNS)
         .join(AgentVideo, AgentVideo.video_id == Video.id)
         .where(AgentVideo.agent_id == agent_id, AgentVideo.linked_at <= linked_by)
     )
@@ -629,23 +633,7 @@ async def creator_videos(session: AsyncSession, agent_id: str) -> Sequence[Any]:
     """Every linked video that has a creator, with the analysis columns and its creator's handle,
     platform and followers."""
     rows = await session.execute(
-        select(
-            Video.id,
-            Video.description,
-            Video.transcript,
-            Video.hashtags,
-            Video.sound_id,
-            AgentVideo.views,
-            Video.likes,
-            Video.comments,
-            Video.shares,
-            Video.published_at,
-            Video.duration,
-            Video.platform,
-            Video.creator_id,
-            Creator.handle,
-            Creator.followers,
-        )
+        select(*DOC_COLUMNS, Video.creator_id, Creator.handle, Creator.followers)
         .join(AgentVideo, AgentVideo.video_id == Video.id)
         .join(Creator, Creator.id == Video.creator_id)
         .where(AgentVideo.agent_id == agent_id)

@@ -80,7 +80,17 @@ def _numbers(text: str) -> set[str]:
     return found
 
 
+# names, not quantities: the digits inside an id or a key ("video:0a1b…-6789…", "th_2") are no figure a
+# reworded text may quote, and a uuid's would let most small numbers through
+_NAMES = frozenset({"id", "stable_key"})
+
+
 def numbers_of(facts: Any) -> set[str]:
+    """The numbers written in ``facts`` (the facts and local text sent), leaving out ids and keys."""
+    if isinstance(facts, Mapping):
+        return set().union(*(numbers_of(v) for k, v in facts.items() if k not in _NAMES))
+    if isinstance(facts, list | tuple):
+        return set().union(*(numbers_of(v) for v in facts))
     return _numbers(json.dumps(facts, ensure_ascii=False))
 
 
@@ -176,7 +186,10 @@ def merge_analysis(data: Mapping[str, Any], reply: Mapping[str, Any], allowed: s
     given = reply.get("themes", [])
     if not isinstance(given, list) or not all(isinstance(t, dict) for t in given):
         raise Rejected("invalid_reply")
-    by_key = {t.get("stable_key"): t for t in given}
+    keys = [t.get("stable_key") for t in given]
+    if not all(isinstance(k, str) for k in keys):
+        raise Rejected("changed_fact")  # no key, or one that cannot be a theme's (a list, an object)
+    by_key = dict(zip(keys, given, strict=True))
     if len(by_key) != len(given) or not set(by_key) <= {t["stable_key"] for t in local_themes}:
         raise Rejected("changed_fact")  # a theme it was not given, or one twice
     themes = []

@@ -4,9 +4,9 @@ what the agent's ``intent`` asks for? Pure, local and explainable.
 The intent becomes its topic terms: its content words without stopwords and without the words that say
 what to look for rather than what about ("find", "videos", "hooks", "creators" …), lightly stemmed
 (``routines`` and ``routine`` are one term). An item's evidence is read from four places, each named in
-the reasoning: its caption, its transcript (a slideshow's panel text), its hashtags (a compound tag is split
-into the words the items and the intent use: ``#SkincareRoutine`` holds ``skincare`` and ``routine``,
-not ``care``) and its Data Intelligence topic and keywords.
+the reasoning: its caption, its transcript (a slideshow's panel text), its hashtags (listed, or written in
+the caption; a compound tag is split into the words the items and the intent use: ``#SkincareRoutine``
+holds ``skincare`` and ``routine``, not ``care``) and its Data Intelligence topic and keywords.
 
 An item matches when it shows at least two of the intent's terms (the one term of a one-term intent)
 and the terms it shows weigh at least ``MATCH_AT`` of the intent's terms. A term's weight is its
@@ -28,7 +28,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reelscope.analysis.text import STOPWORDS, normalize_hashtag, words
+from reelscope.analysis.text import STOPWORDS, hashtags_in, normalize_hashtag, words
 
 # words of a research request that say what to look for or how, not what the content is about
 REQUEST_WORDS = frozenset(
@@ -50,6 +50,9 @@ MATCH_AT = 0.25
 MIN_TERMS = 2
 # a term this short matches a compound hashtag only at its start ("ai" in #aitools, not in #hair)
 SHORT_TERM = 3
+# the longest tag split into words (the split costs the cube of its length); real tags are far
+# shorter, a longer one (spam, a pasted block after '#') is searched whole
+SPLIT_UP_TO = 100
 EVIDENCE_ORDER = ("caption", "transcript", "panel text", "hashtags", "topic")
 
 
@@ -125,7 +128,9 @@ def _places(item: IntentItem) -> dict[str, set[str]]:
 def segment(tag: str, vocabulary: Collection[str]) -> list[tuple[str, bool]]:
     """The tag split into words, ``(part, known)``: as much of it as possible covered by words of the
     vocabulary, then the fewest parts (``#skincareroutine`` → skincare, routine, not skin, care, …);
-    what no known word covers stays as unknown parts."""
+    what no known word covers stays as unknown parts. A tag longer than ``SPLIT_UP_TO`` stays whole."""
+    if len(tag) > SPLIT_UP_TO:
+        return [(tag, False)]
     # best[i]: (uncovered letters, parts, the parts) for tag[:i]
     best: list[tuple[int, int, list[tuple[str, bool]]]] = [(0, 0, [])]
     for end in range(1, len(tag) + 1):
@@ -165,7 +170,10 @@ def evidence(terms: Collection[str], item: IntentItem, split: Splitter = _unspli
     """Each intent term the item shows → the places it shows it (in ``EVIDENCE_ORDER``); ``split`` cuts
     a compound hashtag into words (``segment`` over a vocabulary; by default tags stay whole)."""
     places = _places(item)
-    tags = {t: split(t) for t in dict.fromkeys(normalize_hashtag(h) for h in item.hashtags) if t}
+    # the item's tags and those written in its caption (whose words leave #tags out): real posts often
+    # carry them only there (§2.1: no tags may be [] or null)
+    written = [*item.hashtags, *hashtags_in(item.caption or "")]
+    tags = {t: split(t) for t in dict.fromkeys(normalize_hashtag(h) for h in written) if t}
     found: dict[str, list[str]] = {}
     for term in terms:
         where = [name for name in EVIDENCE_ORDER if name in places and term in places[name]]

@@ -7,9 +7,11 @@ reason and a status code (never the request, the reply or the prompt).
 
 Every way the provider can fail is one ``LlmFailure`` whose ``reason`` is:
 
-    timeout       no complete reply within ``REELSCOPE_LLM_TIMEOUT_SECONDS``
+    timeout       no complete reply within ``REELSCOPE_LLM_TIMEOUT_SECONDS`` (the whole exchange: httpx's
+                  own timeout bounds each read, and a provider dripping a byte at a time never trips it)
     transport     the connection failed (refused, reset, TLS)
     http_status   a non-2xx status
+    too_large     a reply past ``MAX_REPLY_BYTES`` (not read further: a reply is a few written fields)
     invalid_reply a 2xx whose body is not a chat completion
     invalid_json  a completion whose message is not one JSON object (its usage is kept: it was paid for)
     gave_up       not asked: the provider already failed (one of the above) on this client, so one job
@@ -18,6 +20,7 @@ Every way the provider can fail is one ``LlmFailure`` whose ``reason`` is:
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -29,6 +32,9 @@ import httpx
 from reelscope.config import Settings
 
 TEMPERATURE = 0.2  # rewording, not invention: little variety wanted
+# the largest reply read: the biggest asked for (20 summaries or an analysis' written fields, each at
+# most 2,000 characters or twice its local text) is well under 1 MiB even JSON-escaped twice
+MAX_REPLY_BYTES = 2 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,10 +73,11 @@ class Prices:
 
 
 class LlmClient:
-    def __init__(self, http: httpx.AsyncClient, model: str, prices: Prices) -> None:
+    def __init__(self, http: httpx.AsyncClient, model: str, prices: Prices, timeout: float) -> None:
         self._http = http
         self.model = model
         self.prices = prices
+        self._timeout = timeout
         self._failed = False
 
     async def complete_json(self, system: str, user: str) -> Completion:
@@ -78,7 +85,11 @@ class LlmClient:
         if self._failed:
             raise LlmFailure("gave_up")
         try:
-            return await self._complete(system, user)
+            try:
+                async with asyncio.timeout(self._timeout):
+                    return await self._complete(system, user)
+            except TimeoutError:
+                raise LlmFailure("timeout") from None
         except LlmFailure as failure:
             self._failed = failure.reason != "invalid_json"  # the provider answered: it may answer again
             raise
@@ -90,24 +101,35 @@ class LlmClient:
             "response_format": {"type": "json_object"},
             "temperature": TEMPERATURE,
         }
+        status, raw = await self._post(body)
         try:
-            response = await self._http.post("chat/completions", json=body)
+            envelope = json.loads(raw)
+            message = envelope["choices"][0]["message"]["content"]
+        # RecursionError: JSON nested past the parser's depth, garbage like any other
+        except (ValueError, KeyError, IndexError, TypeError, RecursionError):
+            raise LlmFailure("invalid_reply", status=status) from None
+        usage = _usage(envelope.get("usage"))
+        content = _json_object(message)
+        if content is None:
+            raise LlmFailure("invalid_json", status=status, usage=usage)
+        return Completion(content=content, usage=usage)
+
+    async def _post(self, body: dict[str, Any]) -> tuple[int, bytes]:
+        """The status and body of a 2xx reply, read up to ``MAX_REPLY_BYTES``."""
+        try:
+            async with self._http.stream("POST", "chat/completions", json=body) as response:
+                if not response.is_success:
+                    raise LlmFailure("http_status", status=response.status_code)
+                raw = bytearray()
+                async for chunk in response.aiter_bytes():
+                    raw += chunk
+                    if len(raw) > MAX_REPLY_BYTES:
+                        raise LlmFailure("too_large", status=response.status_code)
+                return response.status_code, bytes(raw)
         except httpx.TimeoutException:
             raise LlmFailure("timeout") from None
         except httpx.HTTPError:
             raise LlmFailure("transport") from None
-        if not response.is_success:
-            raise LlmFailure("http_status", status=response.status_code)
-        try:
-            envelope = response.json()
-            message = envelope["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError):
-            raise LlmFailure("invalid_reply", status=response.status_code) from None
-        usage = _usage(envelope.get("usage"))
-        content = _json_object(message)
-        if content is None:
-            raise LlmFailure("invalid_json", status=response.status_code, usage=usage)
-        return Completion(content=content, usage=usage)
 
 
 def _usage(found: Any) -> Usage:
@@ -131,7 +153,7 @@ def _json_object(message: Any) -> dict[str, Any] | None:
         text = text.removeprefix("```json").removeprefix("```").removesuffix("```").strip()
     try:
         found = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
         return None
     return found if isinstance(found, dict) else None
 
@@ -156,4 +178,4 @@ async def open_client(settings: Settings) -> AsyncIterator[LlmClient | None]:
         timeout=settings.llm_timeout_seconds,
         follow_redirects=False,
     ) as http:
-        yield LlmClient(http, settings.llm_model, prices)
+        yield LlmClient(http, settings.llm_model, prices, settings.llm_timeout_seconds)
