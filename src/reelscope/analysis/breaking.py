@@ -139,6 +139,9 @@ def burst_ratio(activity: TermActivity) -> float:
 
 
 def bursting(activity: TermActivity) -> bool:
+    """Generic tags (#fyp and friends) ride on every burst: never a story of their own."""
+    if key(activity.term) in GENERIC_TAGS:
+        return False
     return activity.recent >= BURST_VIDEOS and burst_ratio(activity) >= BURST_RATIO
 
 

@@ -87,7 +87,7 @@ async def scan(db: Database, connectors: Sequence[Connector], now: datetime) -> 
             agent = await agent_repository.get_agent_any_team(session, agent_id)
             if agent is None or agent.deleted_at is not None:
                 continue
-            await scan_agent(session, agent, articles, now, report)
+            await scan_agent(session, agent, articles, now, report, queried=keywords or [])
             report.agents += 1
     log.info("agent.scan.done", **vars(report))
     return report
@@ -103,20 +103,30 @@ async def scan_agent(
     articles: Sequence[breaking.Article] | None,
     now: datetime,
     report: ScanReport,
+    *,
+    queried: Sequence[str] = (),
 ) -> None:
-    """Expire, detect, advance and confirm for one agent (``articles`` None: no news this time)."""
+    """Expire, detect, advance and confirm for one agent (``articles`` None: no news this time;
+    ``queried``: the keywords the news was asked about, coverage of which is no story either, even if
+    one of them, short-lived, has just left)."""
     for event in await repository.active_events(session, agent.id):
         if now >= event.expires_at:
             await _end(session, agent, event, "expired", now)
             report.expired += 1
     if not _detects(agent):
         return
-    stories = breaking.news_stories(articles, agent.keywords) if articles is not None else []
+    own = [*agent.keywords, *queried]
+    stories = breaking.news_stories(articles, own) if articles is not None else []
     stories += await _bursts(session, agent, now)
+    # terms an active story already carries (a burst's co-used tag, now a short-lived keyword,
+    # bursts with it): the same story, not a new one
+    covered = {decide.key(k) for e in await repository.active_events(session, agent.id) for k in e.keywords}
     seen: set[str] = set()
     for story in stories:
         seen.add(f"{story.source}:{story.topic}")
         known = await repository.latest_event(session, agent.id, story.source, story.topic[:300])
+        if known is None and story.source == "corpus_burst" and story.topic in covered:
+            continue
         if known is not None and known.status in breaking.ACTIVE:
             await _advance(session, agent, known, story, now, report)
         elif known is not None and now - known.detected_at < breaking.COOLDOWN:
