@@ -222,6 +222,23 @@ async def make_agent_with_creators(world: World, owner: TeamKey) -> dict[str, st
     return {"agent_id": agent_id, "creator_id": creator_id}
 
 
+async def make_agent_proposal(world: World, owner: TeamKey) -> dict[str, str]:
+    """A recurring agent without autopilot whose thin first run left a proposal (§4.4)."""
+    body = {"name": SECRET_DESCRIPTION, "keywords": [AGENT_KEYWORD], "platforms": ["tiktok"]}
+    body |= {"is_recurring": True, "autopilot": False}
+    response = await world.client.post("/v1/agents", json=body, headers=owner.headers)
+    assert response.status_code == 201, response.text
+    agent_id = response.json()["data"]["id"]
+    listed = await world.client.get(f"/v1/agents/{agent_id}/proposals", headers=owner.headers)
+    (proposal,) = listed.json()["data"]["proposals"]
+    return {"agent_id": agent_id, "proposal_id": proposal["id"]}
+
+
+async def proposal_untouched(world: World, ids: dict[str, str], owner: TeamKey, other: TeamKey) -> None:
+    listed = await world.client.get(f"/v1/agents/{ids['agent_id']}/proposals", headers=owner.headers)
+    assert [p["status"] for p in listed.json()["data"]["proposals"]] == ["proposed"]
+
+
 AGENT_READS = ("", "/videos", "/slideshows", "/ads", "/creators/outliers")
 # the run's analysis and its trend batches (issue 16), also under the legacy names (§4.5)
 AGENT_ANALYSIS_READS = ("/analysis/latest", "/trends", "/trends/latest")
@@ -364,11 +381,30 @@ RESOURCES: list[TeamResource] = [
             *(f"GET /v1/agents/{{agent_id}}{sub}" for sub in AGENT_ANALYSIS_READS),
             "GET /v1/agents/{agent_id}/hooks",
             "GET /v1/agents/{agent_id}/affinity",
+            "GET /v1/agents/{agent_id}/activity",
+            "GET /v1/agents/{agent_id}/events",
+            "GET /v1/agents/{agent_id}/proposals",
+            "PUT /v1/agents/{agent_id}/autonomy",
             *LEGACY_ROUTES,
         ),
-        bodies={"PUT /v1/agents/{agent_id}": {"name": "taken over", "keywords": ["taken"]}},
+        bodies={
+            "PUT /v1/agents/{agent_id}": {"name": "taken over", "keywords": ["taken"]},
+            "PUT /v1/agents/{agent_id}/autonomy": {"autopilot": False},
+        },
         secret=AGENT_KEYWORD,
         check=lists_none_of_it("/v1/agents", "/v1/orbit", "/v1/orbit/list", secret=AGENT_KEYWORD),
+    ),
+    TeamResource(
+        name="agent proposal",
+        make=make_agent_proposal,
+        routes=(
+            "GET /v1/agents/{agent_id}/proposals",
+            "POST /v1/agents/{agent_id}/proposals/{proposal_id}/apply",
+            "POST /v1/agents/{agent_id}/proposals/{proposal_id}/dismiss",
+            "POST /v1/agents/{agent_id}/proposals/{proposal_id}/revert",
+        ),
+        secret=AGENT_KEYWORD,
+        check=proposal_untouched,
     ),
     TeamResource(
         name="agent creator",

@@ -6,6 +6,8 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 from reelscope.account.endpoints import router as account_router
+from reelscope.agent.autopilot.endpoints import proposals_router as agent_proposals_router
+from reelscope.agent.autopilot.endpoints import router as agent_autopilot_router
 from reelscope.agent.endpoints import router as agent_router
 from reelscope.agent.legacy import ROUTERS as legacy_routers
 from reelscope.audience.endpoints import router as audience_router
@@ -36,6 +38,8 @@ FAMILIES = (
     tracking_router,
     audience_router,
     agent_router,
+    agent_autopilot_router,
+    agent_proposals_router,
     *legacy_routers,
     hook_router,
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -48,27 +48,37 @@ SUNSET = "Mon, 03 Aug 2026 00:00:00 GMT"  # §4.5: removed 2026-08-03 (RFC 8594 
 DEPRECATION_HEADERS = {"Deprecation": "true", "Sunset": SUNSET}
 
 
-class LegacyRoute(ContractRoute):
-    """The request contract, plus the deprecation headers on every response, errors included."""
+class DeprecatedRoute(ContractRoute):
+    """The request contract, plus ``Deprecation: true`` on every response, errors included (the §4.4
+    proposal endpoints)."""
+
+    deprecation_headers: ClassVar[dict[str, str]] = {"Deprecation": "true"}
 
     def get_route_handler(self) -> Callable[[Request], Any]:
         inner = super().get_route_handler()
+        headers = self.deprecation_headers
 
         async def handle(request: Request) -> Response:
             try:
                 response: Response = await inner(request)
             except ApiError as error:
-                error.headers.update(DEPRECATION_HEADERS)
+                error.headers.update(headers)
                 raise
             except RequestValidationError as invalid:
                 # rendered here rather than by the app's handler, to carry the headers too
                 failed = ValidationFailed(describe_validation_errors(list(invalid.errors())))
-                failed.headers.update(DEPRECATION_HEADERS)
+                failed.headers.update(headers)
                 raise failed from None
-            response.headers.update(DEPRECATION_HEADERS)
+            response.headers.update(headers)
             return response
 
         return handle
+
+
+class LegacyRoute(DeprecatedRoute):
+    """The legacy paths (§4.5): ``Deprecation`` and ``Sunset`` on every response, errors included."""
+
+    deprecation_headers = DEPRECATION_HEADERS
 
 
 class _Ignored(AgentCreate):

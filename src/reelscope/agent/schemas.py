@@ -101,6 +101,13 @@ class AgentUpdate(RequestBody):
 # --- objects ---------------------------------------------------------------------------------------
 
 
+class TimelyKeyword(Schema):
+    keyword: str
+    event_id: str | None
+    expires_at: str | None
+    change_id: str | None = None
+
+
 class AgentOut(Schema):
     id: str
     name: str
@@ -115,6 +122,10 @@ class AgentOut(Schema):
     cadence: str | None = Field(description="Cron expression (UTC) for recurring agents; null for one-shot")
     language: str | None
     autopilot: bool
+    cognition_enabled: bool = Field(description="Breaking stories are detected between runs (beyond §4.4)")
+    timely_keywords: list[TimelyKeyword] = Field(
+        description="Short-lived keywords of breaking stories among `keywords`; they leave with the story"
+    )
     autonomy_level: str = Field(description="Deprecated: `autopilot` or `suggest`", deprecated=True)
     autopilot_unlocked: bool = Field(description="Deprecated; always true", deprecated=True)
     is_active: bool

@@ -27,6 +27,7 @@ from reelscope.agent.schemas import (
     AgentUpdate,
     RunList,
     RunOut,
+    TimelyKeyword,
 )
 from reelscope.auth.service import Principal
 from reelscope.billing.prices import JOB_PRICES
@@ -100,6 +101,8 @@ async def create(
         cadence=cadence,
         language=body.language,
         autopilot=body.autopilot,
+        cognition_enabled=True,
+        timely_keywords=[],
         is_active=True,
         min_views=SERVICE_MIN_VIEWS,
         time_range=SERVICE_TIME_RANGE,
@@ -204,6 +207,8 @@ async def update(
         # §4.4: sending keywords replaces the list; they are the user's, so they are the pinned ones
         agent.keywords = list(body.keywords)
         agent.pinned_keywords = list(body.keywords)
+        # the list is now the user's: a short-lived keyword they kept is theirs, the others are gone
+        agent.timely_keywords = []
     if "exclude_keywords" in sent:
         agent.exclude_keywords = list(body.exclude_keywords or [])
     if body.platforms is not None:
@@ -337,6 +342,8 @@ async def render_many(session: AsyncSession, agents: Sequence[Agent], *, now: da
                 cadence=agent.cadence,
                 language=agent.language,
                 autopilot=agent.autopilot,
+                cognition_enabled=agent.cognition_enabled,
+                timely_keywords=[TimelyKeyword(**t) for t in agent.timely_keywords],
                 autonomy_level="autopilot" if agent.autopilot else "suggest",
                 autopilot_unlocked=True,
                 is_active=agent.is_active,

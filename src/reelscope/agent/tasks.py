@@ -1,12 +1,16 @@
-"""Agent jobs: a run (made at creation), a scheduled run of a recurring agent, and the run's analysis."""
+"""Agent jobs: a run (made at creation), a scheduled run of a recurring agent, the run's analysis, and
+the hourly scan for breaking stories between runs (ADR 0032)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
+from huey import crontab
+
 from reelscope.agent import repository
 from reelscope.agent import service as agent_service
+from reelscope.agent.autopilot import breaking
 from reelscope.agent.run import service as run_service
 from reelscope.collectors.registry import build_connectors
 from reelscope.worker import TaskContext, task
@@ -43,3 +47,10 @@ async def scheduled_run(ctx: TaskContext, *, agent_id: str, scheduled_for: str, 
 @task(agent_service.ANALYSIS_TASK)
 async def analysis(ctx: TaskContext, *, run_id: str, **_: Any) -> dict[str, Any]:
     return await run_service.analyse(ctx, run_id)
+
+
+@task(breaking.SCAN_TASK, periodic=crontab(minute="15"))
+async def scan_events(ctx: TaskContext) -> dict[str, int]:
+    """§4.4 /events, §6.2: news scan and corpus bursts for every recurring agent, between its runs."""
+    report = await breaking.scan(ctx.db, build_connectors(ctx.settings, ctx.clock), ctx.now())
+    return vars(report)

@@ -144,6 +144,14 @@ PRICES: dict[str, Price] = {
     "list_agent_analyses": FREE,
     "get_latest_agent_trends": FREE,
     "list_agent_trends": FREE,
+    "get_agent_activity": FREE,
+    "list_agent_events": FREE,
+    "update_agent_autonomy": FREE,
+    # deprecated (§4.4), still served
+    "list_agent_proposals": FREE,
+    "apply_agent_proposal": FREE,
+    "dismiss_agent_proposal": FREE,
+    "revert_agent_proposal": FREE,
     # §4.5 legacy
     "create_orbit": Price(0, _legacy_orbit_create),
     "create_comet": FREE,

@@ -9,8 +9,11 @@ from reelscope.models.account import RateLimitOverride as RateLimitOverride
 from reelscope.models.account import Team as Team
 from reelscope.models.account import User as User
 from reelscope.models.agent import Agent as Agent
+from reelscope.models.agent import AgentActivity as AgentActivity
 from reelscope.models.agent import AgentAd as AgentAd
+from reelscope.models.agent import AgentChange as AgentChange
 from reelscope.models.agent import AgentCreator as AgentCreator
+from reelscope.models.agent import AgentEvent as AgentEvent
 from reelscope.models.agent import AgentHashtag as AgentHashtag
 from reelscope.models.agent import AgentRun as AgentRun
 from reelscope.models.agent import AgentSlideshow as AgentSlideshow

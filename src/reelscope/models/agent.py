@@ -51,6 +51,10 @@ class Agent(Base):
     # ISO 639-1 code the run keeps (videos of unknown language are kept); null keeps every language
     language: Mapped[str | None] = mapped_column(String(8))
     autopilot: Mapped[bool] = mapped_column(Boolean)
+    # between-run detection of breaking stories (news scan, corpus bursts) for this agent (ADR 0032)
+    cognition_enabled: Mapped[bool] = mapped_column(Boolean)
+    # short-lived keywords of breaking stories now among ``keywords``: {keyword, event_id, expires_at}
+    timely_keywords: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     is_active: Mapped[bool] = mapped_column(Boolean)
     # collection scope, set by the service (§4.4: not settable at creation)
     min_views: Mapped[int] = mapped_column(Integer)
@@ -243,3 +247,91 @@ class AgentTrend(Base):
     terms: Mapped[list[str]] = mapped_column(JSON)
     # the §6.3 theme object plus its engagement stats
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class AgentChange(Base):
+    """One change the autopilot decided after a run or for a breaking story (§4.4): made at once with
+    autopilot on (``applied``), else left as a proposal (``proposed``) the user applies or dismisses;
+    an applied change can be reverted. ``effect`` is what applying it changed, which a revert undoes."""
+
+    __tablename__ = "agent_changes"
+    __table_args__ = (Index("ix_agent_changes_agent_created", "agent_id", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"))
+    team_id: Mapped[str] = mapped_column(String(36))
+    # add_keywords | reword_keyword | widen_collection | add_timely_keywords
+    kind: Mapped[str] = mapped_column(String(32))
+    # proposed | applied | dismissed | reverted | expired
+    status: Mapped[str] = mapped_column(String(16))
+    # who made the last move: autopilot | user
+    decided_by: Mapped[str | None] = mapped_column(String(16))
+    add: Mapped[list[str]] = mapped_column(JSON)
+    remove: Mapped[list[str]] = mapped_column(JSON)
+    time_range_from: Mapped[str | None] = mapped_column(String(16))
+    time_range_to: Mapped[str | None] = mapped_column(String(16))
+    reason: Mapped[str] = mapped_column(Text)
+    evidence: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # {added, removed, time_range_from, time_range_to} as applied; null until applied
+    effect: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    run_id: Mapped[str | None] = mapped_column(String(36))
+    event_id: Mapped[str | None] = mapped_column(String(36))
+    # short-lived keywords (a breaking story's) leave at this moment
+    expires_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    decided_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+
+
+class AgentActivity(Base):
+    """The autopilot's decision log (§4.4 /activity), append-only."""
+
+    __tablename__ = "agent_activity"
+    __table_args__ = (Index("ix_agent_activity_agent_at", "agent_id", "at"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"))
+    team_id: Mapped[str] = mapped_column(String(36))
+    at: Mapped[datetime] = mapped_column(UtcDateTime)
+    action: Mapped[str] = mapped_column(String(40))
+    summary: Mapped[str] = mapped_column(Text)
+    change_id: Mapped[str | None] = mapped_column(String(36))
+    event_id: Mapped[str | None] = mapped_column(String(36))
+    run_id: Mapped[str | None] = mapped_column(String(36))
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class AgentEvent(Base):
+    """A breaking story detected between runs (§4.4 /events, §6.3): candidate → confirmed | dismissed |
+    expired. ``dedupe_key`` (source, topic, day of detection) keeps a repeated scan from adding it twice."""
+
+    __tablename__ = "agent_events"
+    __table_args__ = (
+        UniqueConstraint("agent_id", "dedupe_key"),
+        Index("ix_agent_events_agent_topic", "agent_id", "source", "topic"),
+        Index("ix_agent_events_status_expires", "status", "expires_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"))
+    team_id: Mapped[str] = mapped_column(String(36))
+    # news_scan | corpus_burst
+    source: Mapped[str] = mapped_column(String(16))
+    topic: Mapped[str] = mapped_column(String(300))
+    dedupe_key: Mapped[str] = mapped_column(String(400))
+    title: Mapped[str] = mapped_column(String(500))
+    summary: Mapped[str] = mapped_column(Text)
+    salience: Mapped[float] = mapped_column(Float)
+    status: Mapped[str] = mapped_column(String(16))
+    detected_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    confirmed_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    ended_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    keywords: Mapped[list[str]] = mapped_column(JSON)
+    keywords_added: Mapped[list[str]] = mapped_column(JSON)
+    # [{title, url, domain}]
+    evidence: Mapped[list[dict[str, str]]] = mapped_column(JSON)
+    # collecting_early | breaking_ingest | timely_keywords | none (§6.3); null while a candidate
+    action_taken: Mapped[str | None] = mapped_column(String(20))
+    # the proposal left for an agent without autopilot
+    change_id: Mapped[str | None] = mapped_column(String(36))
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime)

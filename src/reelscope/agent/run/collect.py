@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from reelscope.analysis import outliers
@@ -81,6 +81,8 @@ class Settings:
     platforms: tuple[Platform, ...]
     meta_ads_enabled: bool
     language: str | None
+    # how far back the searches look (§4.4 time_range)
+    window: timedelta = timedelta(days=30)
 
 
 def targets(settings: Settings) -> list[Target]:

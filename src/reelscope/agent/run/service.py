@@ -22,6 +22,7 @@ from reelscope.agent import analysis as agent_analysis
 from reelscope.agent import intelligence as agent_intelligence
 from reelscope.agent import repository, writing
 from reelscope.agent import service as agent_service
+from reelscope.agent.autopilot import service as autopilot_service
 from reelscope.agent.run import collect, metrics
 from reelscope.billing import service as billing_service
 from reelscope.billing import usage
@@ -50,8 +51,6 @@ from reelscope.worker.jobs import service as jobs_service
 
 log = get_logger(__name__)
 
-# §4.4 time_range "30d" (set by the service): the window each run searches
-WINDOW = timedelta(days=30)
 # the run-level secondary job's retry window (§2.6): past it the run is finalized without an analysis
 ANALYSIS_WINDOW = timedelta(hours=1)
 
@@ -66,7 +65,7 @@ async def execute(ctx: TaskContext, run_id: str, connectors: Sequence[Connector]
             return begun
         settings = begun
     now = ctx.now()
-    results = await collect.collect_targets(connectors, settings, now - WINDOW, now)
+    results = await collect.collect_targets(connectors, settings, now - settings.window, now)
     if not any(r.ok for r in results):  # every target failed (or none could be served)
         async with ctx.db.transaction() as session:
             outcome = await _fail(
@@ -97,6 +96,8 @@ def settings_of(agent: Agent) -> collect.Settings:
         platforms=tuple(Platform(p) for p in agent.platforms),
         meta_ads_enabled=agent.meta_ads_enabled,
         language=agent.language,
+        # §4.4 time_range: 30 days, widened by the autopilot after thin runs (ADR 0032)
+        window=timedelta(days=autopilot_service.days_of(agent.time_range)),
     )
 
 
@@ -255,6 +256,9 @@ async def _store(
         )
     await session.flush()
     await refresh_analytics(session, agent, found_outliers, now)
+    # §4.4: after each run of a recurring agent, the autopilot's changes (or proposals)
+    facts = autopilot_service.run_facts([record for record, _ in filtered.videos], found_by_keyword(results))
+    await autopilot_service.after_run(session, agent, run.id, facts, now)
 
     failed_targets = [r for r in results if not r.ok and not r.skipped]
     run.status = agent_service.PARTIAL_FAILURE if failed_targets else agent_service.COMPLETED
@@ -298,6 +302,15 @@ async def _store(
         "status": run.status,
         **{k: v for k, v in run.metrics.items() if isinstance(v, int)},
     }
+
+
+def found_by_keyword(results: Sequence[collect.TargetResult]) -> dict[str, int]:
+    """Items each keyword's video and carousel searches returned, over the searches that answered."""
+    found: dict[str, int] = {}
+    for result in results:
+        if result.ok and result.target.kind != "ads":
+            found[result.target.keyword] = found.get(result.target.keyword, 0) + len(result.records)
+    return found
 
 
 async def _link(
