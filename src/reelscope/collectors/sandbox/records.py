@@ -37,7 +37,7 @@ from reelscope.kit.platforms import Platform
 _TOPIC_TABLE = np.array([[*TOPICS_BY_NICHE[n], *TOPICS_BY_NICHE[n]][:3] for n in NICHES], dtype=np.int64)
 # per niche, the running share of its topics (TOPIC_WEIGHTS over the niche's topics), padded with 1
 _TOPIC_CUMULATIVE = np.array(
-    [[*hs.cumulative(TOPIC_WEIGHTS[: len(TOPICS_BY_NICHE[n])]), 1.0, 1.0][:3] for n in NICHES]
+    [[*hs.cumulative(list(TOPIC_WEIGHTS[: len(TOPICS_BY_NICHE[n])])), 1.0, 1.0][:3] for n in NICHES]
 )
 _PLATFORM_DUP = {Platform.INSTAGRAM: 0.15, Platform.TIKTOK: 0.02, Platform.YOUTUBE: 0.0}  # §2.1
 _TRANSCRIPT = {Platform.YOUTUBE: 0.7, Platform.TIKTOK: 0.8, Platform.INSTAGRAM: 0.25}
@@ -65,7 +65,8 @@ def topics_of(seed: int, posts: ps.Posts) -> hs.I64:
     niche = skeleton(seed, posts.platform).niche[posts.creator]
     u = hs.uniform(seed, posts.key, hs.label("topic"))
     choice = (u[:, None] >= _TOPIC_CUMULATIVE[niche]).sum(axis=1)
-    return _TOPIC_TABLE[niche, np.minimum(choice, 2)]
+    topic: hs.I64 = _TOPIC_TABLE[niche, np.minimum(choice, 2)]
+    return topic
 
 
 def text_forms(seed: int, posts: ps.Posts) -> tuple[hs.I64, hs.I64]:
@@ -191,13 +192,14 @@ def _caption(cols: _Columns, i: int, hook: str, tags: list[str], keyword: str) -
     lang = cols.language[i]
     p6, p7 = cols.picks[6][i], cols.picks[7][i]
     bodies, ctas, emoji = BODIES[lang], CALLS_TO_ACTION[lang], NICHE_EMOJI[cols.niche[i]]
-    return CAPTION_FORMS[cols.caption_form[i]].format(
+    caption: str = CAPTION_FORMS[cols.caption_form[i]].format(
         hook=hook,
         body=bodies[p6 % len(bodies)].format(kw=keyword),
         cta=ctas[p7 % len(ctas)],
         emoji=emoji[(p6 // 11) % len(emoji)],
         tags=" ".join("#" + t for t in tags),
     )
+    return caption
 
 
 def _transcript(cols: _Columns, i: int, hook: str, phrase: str, keyword: str) -> str:
@@ -205,17 +207,21 @@ def _transcript(cols: _Columns, i: int, hook: str, phrase: str, keyword: str) ->
     lang = cols.language[i]
     p0, p6, p7 = cols.picks[0][i], cols.picks[6][i], cols.picks[7][i]
     fillers, bodies, ctas = FILLERS[lang], BODIES[lang], CALLS_TO_ACTION[lang]
-    body = bodies[(p6 // 7) % len(bodies)].format(kw=keyword).lower()
-    body2 = bodies[(p6 // 7 + 1 + p7 % (len(bodies) - 1)) % len(bodies)].format(kw=keyword).lower()
-    return TRANSCRIPT_FORMS[cols.transcript_form[i]].format(
+    # three different bodies: b, one of b+1 … b+n-2, and b-1 (a topic phrase's stand-in outside English)
+    b = p6 // 7
+    body = bodies[b % len(bodies)].format(kw=keyword).lower()
+    body2 = bodies[(b + 1 + p7 % (len(bodies) - 2)) % len(bodies)].format(kw=keyword).lower()
+    native = bodies[(b - 1) % len(bodies)].format(kw=keyword).lower()
+    transcript: str = TRANSCRIPT_FORMS[cols.transcript_form[i]].format(
         open=fillers[p0 % len(fillers)],
         hook=_sentence(hook.lower()),
         body=body,
         body2=body2,
-        phrase=phrase if lang == "en" else body2,
+        phrase=phrase if lang == "en" else native,
         cta=_sentence(ctas[(p7 // 5) % len(ctas)].lower()),
         close=fillers[3 + (p0 // 7) % 2],
     )
+    return transcript
 
 
 def videos(seed: int, posts: ps.Posts, at: datetime) -> list[VideoRecord]:
