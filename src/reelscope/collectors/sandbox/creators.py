@@ -21,6 +21,7 @@ from reelscope.collectors.sandbox.vocab import (
     COUNTRIES,
     FIRST_NAMES,
     GENDERS,
+    NICHE_WEIGHTS,
     NICHE_WORDS,
     NICHES,
 )
@@ -62,7 +63,8 @@ def skeleton(seed: int, platform: Platform) -> Skeleton:
     code = PLATFORM_CODE[platform]
     idx = np.arange(n, dtype=np.int64)
     key = hs.label("creator")
-    niche = hs.pick(seed, len(NICHES), key, code, idx, hs.label("niche"))
+    niche_weights = hs.cumulative([NICHE_WEIGHTS[n] for n in NICHES])
+    niche = hs.weighted(niche_weights, hs.uniform(seed, key, code, idx, hs.label("niche")))
     weights = hs.cumulative([c.weight for c in COUNTRIES])
     country = hs.weighted(weights, hs.uniform(seed, key, code, idx, hs.label("country")))
     lang_u = hs.uniform(seed, key, code, idx, hs.label("language"))

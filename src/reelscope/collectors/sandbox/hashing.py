@@ -9,6 +9,7 @@ costs the same formula on a one-element array. No random generator state exists 
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,7 @@ _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 _TWO53 = float(2**53)
 
 
+@lru_cache(maxsize=1024)
 def label(name: str) -> int:
     """A stable 64-bit key for a field or stream name."""
     return int.from_bytes(hashlib.blake2b(name.encode(), digest_size=8).digest(), "little")
@@ -78,9 +80,24 @@ def cumulative(weights: list[float] | F64) -> F64:
     return c
 
 
-def scalar_u(seed: int, *keys: Any) -> float:
-    return float(uniform(seed, *keys)[0])
+_MASK = 0xFFFFFFFFFFFFFFFF
 
 
-def scalar_h(seed: int, *keys: Any) -> int:
-    return int(hash64(seed, *keys)[0])
+def _mix_int(z: int) -> int:
+    """``_mix`` on one Python int: the same bits, without numpy's per-call cost."""
+    z = (z + 0x9E3779B97F4A7C15) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+def scalar_h(seed: int, *keys: int) -> int:
+    """``hash64`` of integer keys, as one int (what a single entity needs, ~20x cheaper)."""
+    x = _mix_int(int(seed) & _MASK)
+    for key in keys:
+        x = _mix_int(x ^ (int(key) & _MASK))
+    return x
+
+
+def scalar_u(seed: int, *keys: int) -> float:
+    return (scalar_h(seed, *keys) >> 11) / _TWO53

@@ -17,28 +17,72 @@ from reelscope.collectors.sandbox import sounds as snd
 from reelscope.collectors.sandbox.creators import creator_records, skeleton
 from reelscope.collectors.sandbox.trends import Burst
 from reelscope.collectors.sandbox.vocab import (
+    BODIES,
+    CALLS_TO_ACTION,
+    CAPTION_FORMS,
     COUNTRIES,
     FILLERS,
     GENERIC_TAGS,
     HOOKS,
+    NICHE_EMOJI,
     NICHES,
+    TAG_POOLS,
+    TOPIC_WEIGHTS,
     TOPICS,
     TOPICS_BY_NICHE,
+    TRANSCRIPT_FORMS,
 )
 from reelscope.kit.platforms import Platform
 
 _TOPIC_TABLE = np.array([[*TOPICS_BY_NICHE[n], *TOPICS_BY_NICHE[n]][:3] for n in NICHES], dtype=np.int64)
-_TOPIC_COUNT = np.array([len(TOPICS_BY_NICHE[n]) for n in NICHES], dtype=np.int64)
+# per niche, the running share of its topics (TOPIC_WEIGHTS over the niche's topics), padded with 1
+_TOPIC_CUMULATIVE = np.array(
+    [[*hs.cumulative(list(TOPIC_WEIGHTS[: len(TOPICS_BY_NICHE[n])])), 1.0, 1.0][:3] for n in NICHES]
+)
 _PLATFORM_DUP = {Platform.INSTAGRAM: 0.15, Platform.TIKTOK: 0.02, Platform.YOUTUBE: 0.0}  # §2.1
 _TRANSCRIPT = {Platform.YOUTUBE: 0.7, Platform.TIKTOK: 0.8, Platform.INSTAGRAM: 0.25}
+# Hashtag usage follows a power law (Zipf): the r-th most used tag of a topic's pool is chosen with
+# weight 1 / r ** TAG_ZIPF, generic tags likewise among themselves; with niche sizes (NICHE_WEIGHTS) and
+# topic shares that makes the world's rank/frequency of tags a falling line on log-log axes.
+TAG_ZIPF = 1.1
+TOPIC_TAGS = 5  # tag draws per post (duplicates collapse, so 2 to 5 distinct topic tags)
+_POOL_LENGTH = max(len(pool) for pool in TAG_POOLS)
+_TAG_CUMULATIVE = np.array(
+    [
+        [*hs.cumulative([1.0 / (r + 1) ** TAG_ZIPF for r in range(len(pool))])]
+        + [1.0] * (_POOL_LENGTH - len(pool))
+        for pool in TAG_POOLS
+    ]
+)
+_TAG_FLAT = (_TAG_CUMULATIVE + np.arange(len(TAG_POOLS))[:, None]).ravel()
+_GENERIC_CUMULATIVE = hs.cumulative([1.0 / (r + 1) for r in range(len(GENERIC_TAGS) - 2)])
+# share of posts with a generic tag
+_TAG_SHARE = {Platform.TIKTOK: 0.5, Platform.INSTAGRAM: 0.45, Platform.YOUTUBE: 0.35}
 
 
 def topics_of(seed: int, posts: ps.Posts) -> hs.I64:
-    """Each post's topic index (its creator's niche, one of the niche's topics)."""
+    """Each post's topic index (its creator's niche, one of the niche's topics by TOPIC_WEIGHTS)."""
     niche = skeleton(seed, posts.platform).niche[posts.creator]
-    return _TOPIC_TABLE[
-        niche, hs.hash64(seed, posts.key, hs.label("topic")) % _TOPIC_COUNT[niche].astype(np.uint64)
-    ]
+    u = hs.uniform(seed, posts.key, hs.label("topic"))
+    choice = (u[:, None] >= _TOPIC_CUMULATIVE[niche]).sum(axis=1)
+    topic: hs.I64 = _TOPIC_TABLE[niche, np.minimum(choice, 2)]
+    return topic
+
+
+def text_forms(seed: int, posts: ps.Posts) -> tuple[hs.I64, hs.I64]:
+    """Each post's caption form and transcript form (indices into CAPTION_FORMS, TRANSCRIPT_FORMS)."""
+    caption = hs.pick(seed, len(CAPTION_FORMS), posts.key, hs.label("caption_form"))
+    transcript = hs.pick(seed, len(TRANSCRIPT_FORMS), posts.key, hs.label("transcript_form"))
+    return caption, transcript
+
+
+def _topic_tags(seed: int, posts: ps.Posts, topic: hs.I64) -> hs.I64:
+    """TOPIC_TAGS draws per post from its topic's pool, Zipf over the pool's order: (posts, draws)."""
+    u = np.stack([hs.uniform(seed, posts.key, hs.label("tag"), j) for j in range(TOPIC_TAGS)], axis=1)
+    # one searchsorted over every pool at once: pool t's running shares are shifted by t
+    offset = topic[:, None].astype(np.float64)
+    found = np.searchsorted(_TAG_FLAT, u + offset, side="right")
+    return found - topic[:, None] * _POOL_LENGTH
 
 
 class _Columns:
@@ -48,7 +92,12 @@ class _Columns:
         k = posts.key
         sk = skeleton(seed, posts.platform)
         self.topic = topics_of(seed, posts)
-        self.picks = [hs.hash64(seed, k, hs.label("pick"), j).tolist() for j in range(6)]
+        self.niche = [NICHES[n] for n in sk.niche[posts.creator].tolist()]
+        self.picks = [hs.hash64(seed, k, hs.label("pick"), j).tolist() for j in range(8)]
+        self.tags = _topic_tags(seed, posts, self.topic).tolist()
+        self.generic = hs.weighted(_GENERIC_CUMULATIVE, hs.uniform(seed, k, hs.label("generic_tag"))).tolist()
+        caption_form, transcript_form = text_forms(seed, posts)
+        self.caption_form, self.transcript_form = caption_form.tolist(), transcript_form.tolist()
         self.u = {
             name: hs.uniform(seed, k, hs.label(name)).tolist()
             for name in (
@@ -100,18 +149,24 @@ class _Sounds:
         return found
 
 
+def _sentence(text: str) -> str:
+    return text if text.endswith(("?", "!", ".")) else f"{text}."
+
+
 def _text(
     cols: _Columns, i: int, post_burst: Burst | None, platform: Platform
 ) -> tuple[str, list[str], str, str]:
-    """Hook, hashtags (display form, no ``#``), a spoken phrase pool and the topic keyword."""
-    topic = TOPICS[int(cols.topic[i])]
+    """Hook, hashtags (display form, no ``#``), a spoken phrase and the topic keyword."""
+    topic_index = int(cols.topic[i])
+    topic = TOPICS[topic_index]
+    pool = TAG_POOLS[topic_index]
     p = [pick[i] for pick in cols.picks]
     lang = cols.language[i]
     keyword = topic.keywords[p[0] % len(topic.keywords)]
     hooks = HOOKS[lang]
     hook = hooks[p[1] % len(hooks)].format(kw=keyword)
-    start = p[2] % len(topic.tags)
-    tags = [topic.tags[(start + j) % len(topic.tags)] for j in range(2 + p[3] % 3)]
+    drawn = list(dict.fromkeys(pool[j] for j in cols.tags[i]))
+    tags = drawn[: 2 + p[3] % 4]
     phrases = topic.phrases
     if post_burst is not None:
         theme = post_burst.theme
@@ -122,20 +177,51 @@ def _text(
             if lang == "en"
             else f"{hook} #{theme.tags[0]}"
         )
-    if cols.u["generic"][i] < 0.4:
-        tags.append(GENERIC_TAGS[p[5] % (len(GENERIC_TAGS) - 2)])
+    if cols.u["generic"][i] < _TAG_SHARE[platform]:
+        tags.append(GENERIC_TAGS[cols.generic[i]])
     if platform is Platform.YOUTUBE and cols.u["shorts"][i] < 0.5:
         tags.append("shorts")
+    if platform is Platform.INSTAGRAM and cols.u["shorts"][i] < 0.2:
+        tags.append("reels")
     phrase = phrases[p[5] % len(phrases)]
     return hook, list(dict.fromkeys(tags)), phrase, keyword
 
 
-def _transcript(lang: str, hook: str, phrase: str, keyword: str, p: int) -> str:
-    fillers = FILLERS[lang]
-    a, b = fillers[p % len(fillers)], fillers[(p // 7) % len(fillers)]
-    if lang == "en":
-        return f"{a}, {hook.lower()}. {phrase}. {b}."
-    return f"{a}, {hook.lower()}. {keyword}. {b}."
+def _caption(cols: _Columns, i: int, hook: str, tags: list[str], keyword: str) -> str:
+    """The caption in its form (CAPTION_FORMS): the hook alone on the first line, then the rest."""
+    lang = cols.language[i]
+    p6, p7 = cols.picks[6][i], cols.picks[7][i]
+    bodies, ctas, emoji = BODIES[lang], CALLS_TO_ACTION[lang], NICHE_EMOJI[cols.niche[i]]
+    caption: str = CAPTION_FORMS[cols.caption_form[i]].format(
+        hook=hook,
+        body=bodies[p6 % len(bodies)].format(kw=keyword),
+        cta=ctas[p7 % len(ctas)],
+        emoji=emoji[(p6 // 11) % len(emoji)],
+        tags=" ".join("#" + t for t in tags),
+    )
+    return caption
+
+
+def _transcript(cols: _Columns, i: int, hook: str, phrase: str, keyword: str) -> str:
+    """What is said (TRANSCRIPT_FORMS): the hook, after a filler or not, then the topic's words."""
+    lang = cols.language[i]
+    p0, p6, p7 = cols.picks[0][i], cols.picks[6][i], cols.picks[7][i]
+    fillers, bodies, ctas = FILLERS[lang], BODIES[lang], CALLS_TO_ACTION[lang]
+    # three different bodies: b, one of b+1 … b+n-2, and b-1 (a topic phrase's stand-in outside English)
+    b = p6 // 7
+    body = bodies[b % len(bodies)].format(kw=keyword).lower()
+    body2 = bodies[(b + 1 + p7 % (len(bodies) - 2)) % len(bodies)].format(kw=keyword).lower()
+    native = bodies[(b - 1) % len(bodies)].format(kw=keyword).lower()
+    transcript: str = TRANSCRIPT_FORMS[cols.transcript_form[i]].format(
+        open=fillers[p0 % len(fillers)],
+        hook=_sentence(hook.lower()),
+        body=body,
+        body2=body2,
+        phrase=phrase if lang == "en" else native,
+        cta=_sentence(ctas[(p7 // 5) % len(ctas)].lower()),
+        close=fillers[3 + (p0 // 7) % 2],
+    )
+    return transcript
 
 
 def videos(seed: int, posts: ps.Posts, at: datetime) -> list[VideoRecord]:
@@ -161,13 +247,11 @@ def videos(seed: int, posts: ps.Posts, at: datetime) -> list[VideoRecord]:
         hook, tags, phrase, keyword = _text(cols, i, posts.burst[i], platform)
         lang = cols.language[i]
         shown_tags = tuple(f"#{t}" for t in tags) if youtube else tuple(tags)  # §2.1
-        description = f"{hook} {' '.join('#' + t for t in tags)}"
+        description = _caption(cols, i, hook, tags, keyword)
         if u["dup"] < _PLATFORM_DUP[platform]:
             description = f"{description}\n{description}"  # §2.1: the caption may appear twice
         transcript = (
-            _transcript(lang, hook, phrase, keyword, cols.picks[0][i])
-            if u["transcript"] < _TRANSCRIPT[platform]
-            else None
+            _transcript(cols, i, hook, phrase, keyword) if u["transcript"] < _TRANSCRIPT[platform] else None
         )
         kind = int(cols.sound_kind[i])
         sound = None

@@ -125,7 +125,7 @@ def original_sound(
     seed: int, platform: Platform, idx: int, creator: CreatorRecord, at: datetime
 ) -> SoundRecord:
     """Same as ``sound_record(..., ORIGINAL, idx, at)`` but cheaper: the creator is already known."""
-    h = int(hs.hash64(seed, hs.label("original_sound"), PLATFORM_CODE[platform], idx)[0])
+    h = hs.scalar_h(seed, hs.label("original_sound"), PLATFORM_CODE[platform], idx)
     external = str((ORIGINAL << 60) | (idx << 16) | (h & 0xFFFF))
     return SoundRecord(
         platform=platform,

@@ -365,9 +365,62 @@ TOPICS_BY_NICHE: dict[str, tuple[int, ...]] = {
     n: tuple(i for i, t in enumerate(TOPICS) if t.niche == n) for n in NICHES
 }
 
-GENERIC_TAGS: tuple[str, ...] = ("fyp", "viral", "foryou", "trending", "explore", "reels", "shorts")
+# how many creators work in each niche: a few big niches and a long tail, ~5x from comedy to cars (the
+# order of TikTok's category sizes); within a niche its first topic is the most common (TOPIC_WEIGHTS)
+NICHE_WEIGHTS: dict[str, float] = {
+    "comedy": 1.0,
+    "food": 0.85,
+    "beauty": 0.75,
+    "fashion": 0.65,
+    "fitness": 0.6,
+    "gaming": 0.55,
+    "music": 0.5,
+    "pets": 0.45,
+    "education": 0.4,
+    "tech": 0.36,
+    "travel": 0.33,
+    "sports": 0.3,
+    "finance": 0.27,
+    "home": 0.25,
+    "parenting": 0.22,
+    "cars": 0.2,
+}
+TOPIC_WEIGHTS: tuple[float, ...] = (0.5, 0.3, 0.2)
 
-# hook templates per language; {kw} is a topic keyword
+# generic tags by popularity; the last two are platform words (Reels, Shorts), added per platform
+GENERIC_TAGS: tuple[str, ...] = ("fyp", "viral", "foryou", "trending", "explore", "reels", "shorts")
+# the long tail of a topic's hashtags: a keyword run together plus one of these, most common first
+TAG_SUFFIXES: tuple[str, ...] = (
+    "",
+    "tips",
+    "tok",
+    "ideas",
+    "hack",
+    "life",
+    "inspo",
+    "daily",
+    "goals",
+    "lover",
+    "check",
+    "community",
+    "addict",
+    "motivation",
+    "101",
+)
+
+
+def topic_tag_pool(topic: Topic) -> tuple[str, ...]:
+    """A topic's hashtags, most used first: its own tags, then keyword variants (the long tail)."""
+    variants = [k.replace(" ", "") + suffix for suffix in TAG_SUFFIXES for k in topic.keywords]
+    seen = {t.lower() for t in topic.tags}
+    tail = [v for v in dict.fromkeys(variants) if v.lower() not in seen]
+    return (*topic.tags, *tail)
+
+
+TAG_POOLS: tuple[tuple[str, ...], ...] = tuple(topic_tag_pool(t) for t in TOPICS)
+
+# hook templates per language; {kw} is a topic keyword. A caption's first line is always one of these,
+# so the hook type planted in a video is its template's (benchmarks/hooks_search.py labels each)
 HOOKS: dict[str, tuple[str, ...]] = {
     "en": (
         "Nobody talks about this {kw} trick",
@@ -382,41 +435,176 @@ HOOKS: dict[str, tuple[str, ...]] = {
         "Wait for the end... {kw}",
         "Rating {kw} so you don't have to",
         "How I learned {kw} in one week",
+        "Things I wish I knew before starting {kw}",
+        "Cheap vs expensive {kw}",
+        "Honest review: {kw}",
+        "{kw} before and after",
     ),
     "es": (
         "Nadie habla de este truco de {kw}",
         "Deja de hacer {kw} así",
         "Probé {kw} durante 30 días",
         "El mejor consejo de {kw}",
+        "3 errores de {kw} que todos cometen",
+        "¿Por qué nadie habla de {kw}?",
     ),
     "pt": (
         "Ninguém fala desse truque de {kw}",
         "Você está fazendo {kw} errado",
         "Testei {kw} por 30 dias",
         "A única dica de {kw} que você precisa",
+        "3 erros de {kw} que todo mundo comete",
+        "Por que ninguém fala de {kw}?",
     ),
     "de": (
         "Niemand redet über diesen {kw} Trick",
         "Du machst {kw} falsch",
         "Ich habe {kw} 30 Tage getestet",
         "Der einzige {kw} Tipp, den du brauchst",
+        "3 {kw} Fehler, die jeder macht",
+        "Warum redet niemand über {kw}?",
     ),
     "fr": (
         "Personne ne parle de cette astuce {kw}",
         "Tu fais {kw} de travers",
         "J'ai testé {kw} pendant 30 jours",
         "Le seul conseil {kw} dont tu as besoin",
+        "3 erreurs de {kw} que tout le monde fait",
+        "Pourquoi personne ne parle de {kw} ?",
     ),
 }
 
-# spoken fillers per language, wrapped around the topic phrases in transcripts
+# spoken fillers per language, opening transcripts and closing some of them
 FILLERS: dict[str, tuple[str, ...]] = {
-    "en": ("okay so", "honestly", "let me show you", "trust me", "follow for part two"),
-    "es": ("bueno", "la verdad", "mira esto", "créeme", "sígueme para la parte dos"),
-    "pt": ("então", "sinceramente", "olha isso", "confia", "me segue pra parte dois"),
-    "de": ("also", "ehrlich gesagt", "schau mal", "glaub mir", "folg mir für teil zwei"),
-    "fr": ("alors", "franchement", "regarde ça", "crois-moi", "abonne-toi pour la partie deux"),
+    "en": ("okay so", "honestly", "let me show you", "trust me", "follow for part two", "hey guys", "ngl"),
+    "es": ("bueno", "la verdad", "mira esto", "créeme", "sígueme para la parte dos", "pues"),
+    "pt": ("então", "sinceramente", "olha isso", "confia", "me segue pra parte dois", "tipo"),
+    "de": ("also", "ehrlich gesagt", "schau mal", "glaub mir", "folg mir für teil zwei", "na ja"),
+    "fr": ("alors", "franchement", "regarde ça", "crois-moi", "abonne-toi pour la partie deux", "du coup"),
 }
+
+# what a creator writes or says after the hook, per language; {kw} is the topic keyword. English videos
+# also use their topic's own phrases; these keep the other languages' text in their language.
+BODIES: dict[str, tuple[str, ...]] = {
+    "en": (
+        "Saving this for my next {kw} day",
+        "Been doing {kw} for months and this is what finally worked",
+        "The difference is honestly wild",
+        "Full breakdown in the comments",
+        "Took me way too long to figure this out",
+        "Not sponsored, just obsessed with {kw}",
+        "Part two is coming if you want it",
+    ),
+    "es": (
+        "Guárdalo para tu próxima sesión de {kw}",
+        "Llevo meses con {kw} y esto es lo que aprendí",
+        "Lo más importante de {kw} es la constancia",
+        "Así lo hago yo, paso a paso",
+        "No me esperaba este resultado",
+        "Te lo cuento todo en los comentarios",
+    ),
+    "pt": (
+        "Salva pra sua próxima vez com {kw}",
+        "Faz meses que eu faço {kw} assim",
+        "O mais importante em {kw} é a constância",
+        "É assim que eu faço, passo a passo",
+        "Não esperava esse resultado",
+        "Conto tudo nos comentários",
+    ),
+    "de": (
+        "Speicher dir das für dein nächstes {kw}",
+        "Ich mache {kw} seit Monaten genau so",
+        "Das Wichtigste bei {kw} ist Geduld",
+        "So mache ich es, Schritt für Schritt",
+        "Mit dem Ergebnis hätte ich nicht gerechnet",
+        "Alles weitere in den Kommentaren",
+    ),
+    "fr": (
+        "Garde ça pour ta prochaine séance de {kw}",
+        "Ça fait des mois que je fais {kw} comme ça",
+        "Le plus important avec {kw}, c'est la régularité",
+        "Je te montre tout, étape par étape",
+        "Je ne m'attendais pas à ce résultat",
+        "Je te dis tout en commentaire",
+    ),
+}
+CALLS_TO_ACTION: dict[str, tuple[str, ...]] = {
+    "en": (
+        "Follow for part 2",
+        "Save this for later",
+        "Send this to someone who needs it",
+        "Would you try this?",
+        "Tell me in the comments",
+        "Which one would you pick?",
+    ),
+    "es": (
+        "Sígueme para la parte 2",
+        "Guárdalo para después",
+        "Compártelo con quien lo necesite",
+        "¿Lo intentarías?",
+        "Cuéntame en los comentarios",
+    ),
+    "pt": (
+        "Me segue pra parte 2",
+        "Salva pra depois",
+        "Manda pra quem precisa ver isso",
+        "Você tentaria?",
+        "Me conta nos comentários",
+    ),
+    "de": (
+        "Folg mir für Teil 2",
+        "Speichern nicht vergessen",
+        "Schick das jemandem, der es braucht",
+        "Würdest du das ausprobieren?",
+        "Schreib's in die Kommentare",
+    ),
+    "fr": (
+        "Abonne-toi pour la partie 2",
+        "Enregistre pour plus tard",
+        "Envoie ça à quelqu'un qui en a besoin",
+        "Tu testerais ?",
+        "Dis-moi en commentaire",
+    ),
+}
+NICHE_EMOJI: dict[str, tuple[str, ...]] = {
+    "fitness": ("💪", "🏋️", "🔥"),
+    "food": ("🍝", "😋", "🔥"),
+    "beauty": ("✨", "💄", "🧴"),
+    "fashion": ("👗", "✨", "🛍️"),
+    "tech": ("📱", "💻", "⚡"),
+    "gaming": ("🎮", "🕹️", "😤"),
+    "finance": ("💸", "📈", "💰"),
+    "travel": ("✈️", "🌍", "🏝️"),
+    "comedy": ("😂", "💀", "😭"),
+    "education": ("🧠", "📚", "🤯"),
+    "pets": ("🐶", "🐱", "🥹"),
+    "parenting": ("👶", "🥹", "😅"),
+    "home": ("🏡", "🛠️", "✨"),
+    "sports": ("⚽", "🏀", "🔥"),
+    "music": ("🎶", "🎸", "🎧"),
+    "cars": ("🚗", "🏎️", "✨"),
+}
+
+# Caption shapes: the hook alone on the first line (what a hook extractor reads), then a body line, a
+# call to action, the niche's emoji and the hashtags in one of the ways creators arrange them. Slots:
+# {hook} {body} {cta} {emoji} {tags}.
+CAPTION_FORMS: tuple[str, ...] = (
+    "{hook} {tags}",
+    "{hook}\n{body} {emoji} {tags}",
+    "{hook}\n{body}. {cta}\n{tags}",
+    "{hook}\n{cta} {emoji}\n\n{tags}",
+    "{hook}\n{body} {emoji}\n.\n.\n.\n{tags}",
+    "{hook}\n{emoji} {body}\n{cta} {tags}",
+)
+# Transcript shapes: the (filler-led) hook is the first sentence, then what is said. Slots: {open}
+# {hook} {body} {body2} {phrase} {cta} {close}; {phrase} is a topic phrase in English, else a body.
+TRANSCRIPT_FORMS: tuple[str, ...] = (
+    "{open}, {hook} {phrase}. {close}.",
+    "{hook} {phrase}. {body}. {cta}",
+    "{open}, {hook} {body}, {phrase}. {close}.",
+    "{hook} {body}. {body2}. {close}.",
+    "{open}, {hook} {phrase}. {body2}. {cta}",
+)
 
 
 @dataclass(frozen=True)

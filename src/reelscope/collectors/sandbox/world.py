@@ -27,7 +27,7 @@ from reelscope.collectors.sandbox import extras, records, trends
 from reelscope.collectors.sandbox import posts as ps
 from reelscope.collectors.sandbox import sounds as snd
 from reelscope.collectors.sandbox.creators import AudienceTruth, audience_truth, creator_records, index_of
-from reelscope.collectors.sandbox.vocab import COUNTRY_INDEX, GENERIC_TAGS, THEMES, TOPICS
+from reelscope.collectors.sandbox.vocab import COUNTRY_INDEX, GENERIC_TAGS, TAG_POOLS, THEMES, TOPICS
 from reelscope.kit.platforms import Platform
 
 SEARCH_CAP = 20_000  # posts materialised at most when a keyword narrows nothing down
@@ -112,7 +112,7 @@ class World:
         topics = {
             i
             for i, t in enumerate(TOPICS)
-            if kw in t.name or any(kw in x.lower() for x in (*t.tags, *t.keywords, *t.phrases))
+            if kw in t.name or any(kw in x.lower() for x in (*TAG_POOLS[i], *t.keywords, *t.phrases))
         }
         themes = {
             i
@@ -155,7 +155,7 @@ class World:
         key = _strip(tag)
         if not key:
             return []
-        topics = {i for i, t in enumerate(TOPICS) if key in (x.lower() for x in t.tags)}
+        topics = {i for i, pool in enumerate(TAG_POOLS) if key in (x.lower() for x in pool)}
         themes = {i for i, th in enumerate(THEMES) if key in (x.lower() for x in th.tags)}
         generic = key in GENERIC_TAGS
         window = timedelta(days=3 if generic else 30 if sort == "top" else 7)
