@@ -94,7 +94,9 @@ class TestRecurringTrends:
         task_context: TaskContext,
     ) -> None:
         team = await make_team(credits=10_000)
-        agent = await create_agent(team, **SMALL, is_recurring=True, cadence="daily")
+        # keys carried over for an unchanged configuration; with the autopilot on, the keywords it adds
+        # reshape the clusters and the main theme can get a new key (a known gap, ADR 0032)
+        agent = await create_agent(team, **SMALL, is_recurring=True, cadence="daily", autopilot=False)
         path = f"/v1/agents/{agent['id']}"
         batches = [await get(team, f"{path}/trends/latest")]
         for _ in range(2):

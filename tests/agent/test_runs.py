@@ -211,7 +211,9 @@ class TestRecurring:
         """§4.4: recurring is free to create and $0.50 per run, debited by the run's job; a run the
         balance cannot cover does not start and the run list says why."""
         team = await make_team(credits=120)
-        agent = await create_agent(team, **SMALL, is_recurring=True, cadence="daily")
+        # the configuration stays as sent, so the second run's window overlaps the first one's: with the
+        # autopilot on, a thin run widens the window and added keywords link more (test_autopilot.py)
+        agent = await create_agent(team, **SMALL, is_recurring=True, cadence="daily", autopilot=False)
         path = f"/v1/agents/{agent['id']}"
         assert agent["cadence"] == "0 12 * * *"
         first = await get(team, f"{path}/runs/{agent['run_id']}")
