@@ -216,6 +216,25 @@ class TestNewsScan:
         proposals = (await get(team, f"{path}/proposals"))["proposals"]
         assert [p["status"] for p in proposals if p["kind"] == "add_timely_keywords"] == ["expired"]
 
+    async def test_active_stories_are_listed_first(
+        self, create_agent: CreateAgent, get: Get, team: TeamKey, runtime: Runtime, clock: ManualClock
+    ) -> None:
+        """§4.4 /events: "active first", ahead of an ended story of higher salience."""
+        agent = await create_agent(team, **BURSTING)
+        news = StubNews()
+        connectors = cast(list[Connector], [news])
+        await burst(runtime, clock.now())
+        await breaking.scan(runtime.db, connectors, clock.now())  # the burst, confirmed
+        clock.advance(timedelta(hours=73))
+        news.article("bakery.example", clock.now() - timedelta(hours=2))
+        await breaking.scan(runtime.db, connectors, clock.now())  # the burst ends; an article waits
+        events = (await get(team, f"/v1/agents/{agent['id']}/events"))["events"]
+        assert [(e["source"], e["status"]) for e in events] == [
+            ("news_scan", "candidate"),
+            ("corpus_burst", "expired"),
+        ]
+        assert events[1]["salience"] > events[0]["salience"]
+
     async def test_another_teams_events_are_404(
         self, client: Any, create_agent: CreateAgent, team: TeamKey, make_team: Any
     ) -> None:
