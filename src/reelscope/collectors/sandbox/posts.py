@@ -52,14 +52,16 @@ class ViewShape:
 # millions. The world samples ~3,000 posts a day per platform out of millions, so that sample must hold
 # what a collector sees: a 48-hour top 100 in the millions on every platform, the best tens of millions.
 # - TikTok: the For You feed tests every video beyond its followers, so the body is already high
-#   (median 39K) and 6% break out from 250K with a tail index of 1.1 (the classic Zipf-like ~1 of
-#   attention, slightly steeper so a two-day top reaches ~50M, not billions).
-# - Reels: a follower-bound body (median 3.8K, wider spread: σ 1.3) and 9% pushed by Explore/Reels
-#   from 150K, α 0.95.
+#   (median 39K, σ 1.0) and 10% break out from 500K.
+# - Reels: a follower-bound body (median 3.8K, wider spread: σ 1.3) and 14% pushed by Explore/Reels
+#   from 400K.
 # - Shorts: the widest body (median 1K, σ 1.5: many Shorts get tens of views, some of a channel's get
-#   thousands) and 11% picked up by the Shorts feed from 100K, α 0.85: the heaviest tail, as Shorts
-#   with tens of millions of views come from small channels as often as from large ones.
-# The caps (150M / 60M / 120M) stand for a platform's all-time reach for one video over a week.
+#   thousands) and 16% picked up by the Shorts feed from 400K, as Shorts with millions of views come
+#   from small channels as often as from large ones.
+# The shares are high because the world samples only ~3,000 posts a day per platform: for the 100th of
+# two days to be in the millions, ~4-5% of all videos must end above 1M. Every tail index is 1.3 (a
+# Zipf-like tail, steep enough that a two-day top reaches tens of millions, not billions). The caps
+# (150M / 80M / 120M) stand for a platform's reach for one video over a week (ADR 0033).
 VIEW_SHAPES = {
     Platform.TIKTOK: ViewShape(39_000.0, 1.0, 0.10, 500_000.0, 1.3, 150_000_000.0),
     Platform.INSTAGRAM: ViewShape(3_800.0, 1.3, 0.14, 400_000.0, 1.3, 80_000_000.0),
