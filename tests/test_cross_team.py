@@ -18,8 +18,7 @@ from fastapi.routing import APIRoute
 from reelscope.kit.clock import ManualClock
 from reelscope.main import create_app
 from reelscope.runtime import Runtime
-from reelscope.webhook.endpoints import get_address_guard
-from reelscope.webhook.network import StaticResolver, guard_from_settings
+from reelscope.webhook.network import StaticResolver
 from reelscope.worker.engine import JobEngine
 from tests.conftest import MakeTeam
 from tests.kit.test_errors import assert_error
@@ -33,9 +32,8 @@ PARAMETER = re.compile(r"\{(\w+)\}")
 @pytest.fixture
 async def client(runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
     """The app, resolving the webhook host to a public address without DNS."""
+    runtime.resolver = StaticResolver({HOOK_HOST: ["93.184.215.14"]})
     app = create_app(runtime=runtime)
-    guard = guard_from_settings("", StaticResolver({HOOK_HOST: ["93.184.215.14"]}))
-    app.dependency_overrides[get_address_guard] = lambda: guard
     transport = httpx.ASGITransport(app=app, client=("203.0.113.7", 50000))
     async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
         yield http

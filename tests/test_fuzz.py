@@ -35,8 +35,7 @@ from reelscope.models import TrendRegion
 from reelscope.rate_limit.features import FEATURE_LIMITS
 from reelscope.runtime import build_runtime
 from reelscope.trend.regions import DEFAULT_REGIONS
-from reelscope.webhook.endpoints import get_address_guard
-from reelscope.webhook.network import StaticResolver, guard_from_settings
+from reelscope.webhook.network import StaticResolver
 from tests.fixtures.databases import PostgresDatabase, copy_sqlite
 from tests.fixtures.services import require_postgres
 
@@ -89,11 +88,11 @@ def serve(database_url: str, directory: Path) -> Iterator[Fuzzed]:
     key = asyncio.run(_team_with_room(config, clock))
     # the app's runtime is built here, outside any loop: schemathesis runs the app on a loop of its own,
     # and closes it (the app's lifespan) when asked to
-    app = create_app(runtime=build_runtime(config, clock))
+    runtime = build_runtime(config, clock)
     # webhook URLs are resolved by hand: a test must not wait on the machine's DNS (a slow lookup made
     # one example fail on its first call only); generated hosts do not resolve, IP literals are checked
-    guard = guard_from_settings("", StaticResolver({}))
-    app.dependency_overrides[get_address_guard] = lambda: guard
+    runtime.resolver = StaticResolver({})
+    app = create_app(runtime=runtime)
     yield Fuzzed(schemathesis.openapi.from_asgi("/openapi.json", app), key)
     shutdown_lifespans()
 

@@ -14,7 +14,7 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from reelscope import __version__
-from reelscope.api import include_v1
+from reelscope.api import include_v1, operation_id
 from reelscope.config import Settings, load_settings
 from reelscope.contract import ContractHeadersMiddleware
 from reelscope.dashboard.endpoints import add_dashboard_routes
@@ -56,7 +56,7 @@ def create_app(
         docs_url=None,
         redoc_url=None,
         openapi_url=None,
-        generate_unique_id_function=lambda route: route.name,
+        generate_unique_id_function=operation_id,
         # a trailing slash is another path (404 in the §7 shape), never a redirect to http://
         redirect_slashes=False,
     )

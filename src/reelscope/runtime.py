@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from redis.asyncio import BlockingConnectionPool, Redis
 
@@ -15,6 +16,9 @@ from reelscope.kit.db import Database, create_database
 from reelscope.rate_limit.service import RateLimiter
 from reelscope.rate_limit.storage import LimiterStorage, MemoryStorage, RedisStorage
 from reelscope.worker.engine import JobEngine
+
+if TYPE_CHECKING:
+    from reelscope.webhook.network import Resolver
 
 
 @dataclass
@@ -28,6 +32,10 @@ class Runtime:
     redis: Redis | None = None
     # sends what requests enqueue (after their commit); the API never runs tasks itself
     jobs: JobEngine | None = None
+    # how webhook hosts are resolved when a target is checked (§4.6); None: the machine's DNS. Tests give
+    # a static table here: the /v1 routes are shared by every app of a process, so FastAPI's
+    # ``dependency_overrides`` cannot reach them (api.py)
+    resolver: Resolver | None = None
     _write_gate: asyncio.Lock | None = field(default=None, init=False, repr=False)
     _debits: DebitQueue | None = field(default=None, init=False, repr=False)
 

@@ -17,7 +17,6 @@ from reelscope.kit.ids import new_id
 from reelscope.main import create_app
 from reelscope.runtime import Runtime
 from reelscope.webhook.delivery import DeliveryReport, deliver_due, fan_out
-from reelscope.webhook.endpoints import get_address_guard
 from reelscope.webhook.network import AddressGuard, StaticResolver, guard_from_settings
 from reelscope.webhook.transport import DeliveryClient, policy_from_settings
 from tests.conftest import TeamKey
@@ -76,8 +75,8 @@ def guard(settings: Settings) -> AddressGuard:
 
 @pytest.fixture
 async def client(runtime: Runtime, guard: AddressGuard) -> AsyncIterator[httpx.AsyncClient]:
+    runtime.resolver = guard.resolver
     app = create_app(runtime=runtime)
-    app.dependency_overrides[get_address_guard] = lambda: guard
     transport = httpx.ASGITransport(app=app, client=("203.0.113.7", 50000))
     async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
         yield http

@@ -28,8 +28,9 @@ router = v1_router(prefix="/webhooks", tags=["webhooks"])
 
 
 async def get_address_guard(request: Request) -> AddressGuard:
-    """The §4.6 host rules with the operator's allowed networks; tests override the resolver here."""
-    return guard_from_settings(runtime_of(request).settings.webhook_allowed_networks)
+    """The §4.6 host rules with the operator's allowed networks and the runtime's resolver."""
+    runtime = runtime_of(request)
+    return guard_from_settings(runtime.settings.webhook_allowed_networks, runtime.resolver)
 
 
 GuardDep = Annotated[AddressGuard, Depends(get_address_guard)]
