@@ -33,7 +33,7 @@ from typing import Any
 from meta import machine
 
 from reelscope.analysis.text import normalize_hashtag
-from reelscope.analysis.trends import DetectedTrend, Post
+from reelscope.analysis.trends import DetectedTrend, FeatureMemo, Post
 from reelscope.catalog.reads import CountryPost
 from reelscope.collectors.sandbox import SandboxConnector
 from reelscope.collectors.sandbox.trends import PlantedTrend, ground_truth
@@ -111,10 +111,11 @@ def evaluate(region: TrendRegion, posts: list[CountryPost], start: datetime, end
     truth = ground_truth(SEED, region.code, start - timedelta(days=6), end)
     detections: dict[str, tuple[DetectedTrend, datetime, bool]] = {}
     first_hit: dict[tuple[str, str], datetime] = {}
+    memo = FeatureMemo(trend_runs.PARAMS)  # each post's features once, as the scheduled runs keep them
     for at in times:
         lo, hi = trend_runs.window(at)
         window = posts[bisect.bisect_right(stamps, lo) : bisect.bisect_right(stamps, hi)]
-        detection = trend_runs.detect_region(region, window, at)
+        detection = trend_runs.detect_region(region, window, at, memo)
         found = [*detection.trends, *(p.trend for p in detection.promotions)]
         for trend in found:
             active = [b for b in truth if b.start - GRACE <= at <= b.end + GRACE]

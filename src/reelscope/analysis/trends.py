@@ -3,7 +3,9 @@
 A run looks at the videos of one region posted in the last ``recent`` window and compares every
 feature — hashtag, uploader tag (ADR 0026), sound, caption/title phrase — with its own baseline over the
 preceding ``baseline`` window. A feature bursts when its use is well above what its baseline predicts
-(a Poisson z-score and a ratio) and its views rise with it. Bursting features that share videos are one trend.
+(a Poisson z-score and a ratio), its views rise with it, and its count is unlikely to be chance once the
+number of features tested in the run is accounted for (ADR 0034). Bursting features that share videos
+are one trend.
 
 The thresholds are relative to the region's density (ADR 0027): the minimum count grows with the log of
 the region's videos per day (5 in a feed of ~150 a day, 8 from ~1,000 a day), and the z-score needed
@@ -12,6 +14,13 @@ feed while the sandbox's ~10,000 a day keep their margin. A feature's baseline i
 the baseline window the catalog actually covers (the first days of an imported history have less).
 Uploads are counted per uploader, at most ``per_creator_cap`` each: one channel's series or a
 recurring show posting many clips is not a story.
+
+A run tests thousands of features (every hashtag, tag, sound and phrase of the window), each against a
+baseline of a few uses, so some rare ones reach the minimum count by luck. ``chance_of`` is the
+probability of a count at least this high if the feature kept its baseline pace — a Poisson count whose
+rate is known only through the baseline's own count (a negative binomial) — and a burst needs it below
+``family_error / features tested`` (Bonferroni): a run reports a chance burst with probability at most
+``family_error``, however many features it looks at (ADR 0034).
 
 Everything here is pure: plain records in, plain values out; no database, no clock.
 """
@@ -80,6 +89,8 @@ class Burst:
     ratio: float
     views_ratio: float
     video_ids: frozenset[str]
+    # the probability of a count this high at the baseline's pace (``chance_of``), before correction
+    chance: float
 
     @property
     def score(self) -> float:
@@ -128,6 +139,9 @@ class DetectionParams:
     # a trend with no hashtag among its features needs this many times min_z: caption phrases are far
     # more numerous than hashtags, so chance bursts among them are too (a multiple-comparisons margin)
     untagged_z_factor: float = 2.0
+    # the chance that a run reports any burst its baseline explains, whatever the number of features
+    # tested: each feature's chance must be under family_error / features tested (ADR 0034)
+    family_error: float = 0.05
     max_trends: int = 50
     phrase_sizes: tuple[int, ...] = (2, 3)
 
@@ -162,6 +176,44 @@ def thresholds_for(volume_per_day: float, params: DetectionParams) -> Thresholds
     the minimum count from a baseline near zero passes in any region, as it does in a dense one."""
     count = min_count_for(volume_per_day, params)
     return Thresholds(count, params.min_z * count / params.min_count, volume_per_day)
+
+
+# the uses a feature's baseline is credited with beyond those seen: Jeffreys' prior for a Poisson rate,
+# the usual uninformative choice (it reads the same whatever unit the rate is counted in; ADR 0034)
+_PRIOR_USES = 0.5
+
+
+def chance_of(count: int, expected: float, windows: float) -> float:
+    """The probability that a feature expected ``expected`` times in the recent window is used ``count``
+    times or more there by chance, its baseline covering ``windows`` recent windows (ADR 0034).
+
+    Its pace is known only through the baseline's count, ``expected × windows`` uses, so the recent
+    count is Poisson with a rate that is itself uncertain: with Jeffreys' prior (half a use more than
+    seen: a feature never seen is credited with half a use among the baseline's videos, a floor per
+    video that follows the region's density) the rate is Gamma(expected·windows + ½, windows) and the
+    count negative binomial. Five uses in a day after a silent week: 8·10⁻⁶; after a week with one: 8·10⁻⁵.
+    Summed in log space; a count at or under the mean is not unusual (1.0)."""
+    if count <= 0:
+        return 1.0
+    shape = expected * windows + _PRIOR_USES
+    recent_share = 1.0 / (windows + 1.0)
+    if count <= shape / windows:  # the negative binomial's mean
+        return 1.0
+    log_first = (
+        math.lgamma(count + shape)
+        - math.lgamma(shape)
+        - math.lgamma(count + 1)
+        + shape * math.log1p(-recent_share)
+        + count * math.log(recent_share)
+    )
+    # P(X = k + 1) / P(X = k) = (k + shape) / (k + 1) · recent_share, below 1 past the mean
+    total = term = 1.0
+    k = count
+    while term > 1e-12 * total:
+        term *= (k + shape) / (k + 1) * recent_share
+        total += term
+        k += 1
+    return min(1.0, math.exp(log_first + math.log(total)))
 
 
 def features_of(post: Post, params: DetectionParams) -> list[Feature]:
@@ -267,6 +319,8 @@ def find_bursts(
     # less than a week); under one recent window it counts as one
     covered = recent_start - earliest if earliest is not None else params.baseline
     scale = params.recent / max(covered, params.recent)
+    # every feature of the window is tested, reported or not (Bonferroni over the run's features)
+    chance_limit = params.family_error / max(1, len(recent_videos))
 
     bursts: list[Burst] = []
     for key, videos in recent_videos.items():
@@ -287,6 +341,10 @@ def find_bursts(
         views_ratio = (recent_views[key] + 1.0) / (baseline_views[key] * scale + 1.0)
         if z < thresholds.min_z or ratio < params.min_ratio or views_ratio < params.min_views_ratio:
             continue
+        # an expectation from the weekly or series rule counts as that many baseline uses
+        chance = chance_of(count, expected, 1.0 / scale)
+        if chance > chance_limit:
+            continue  # one of the many rare features that reach this count by luck on some day
         bursts.append(
             Burst(
                 feature=labels[key],
@@ -296,6 +354,7 @@ def find_bursts(
                 ratio=ratio,
                 views_ratio=views_ratio,
                 video_ids=frozenset(videos),
+                chance=chance,
             )
         )
     bursts.sort(key=lambda b: (-b.score, b.feature.key))
