@@ -3,9 +3,10 @@
 A video becomes a bag of terms (caption and transcript words, its hashtags as ``#tag``, its sound as
 ``~sound:<id>``); TF-IDF weighs them and average-linkage agglomerative clustering on cosine distance
 groups the videos. A cluster of at least ``min_size`` videos is a theme; the rest are excluded with a
-reason. A theme's ``stable_key`` is carried over from an earlier theme of the same agent when their top
-terms overlap (``match_keys``), else derived from the theme's own top terms, so the same theme keeps
-its key across runs.
+reason. A theme's ``stable_key`` is carried over from an earlier theme of the same agent whose videos it
+keeps, at least half of them, or failing that whose top terms it shares (``match_keys``), else derived
+from the theme's own top terms, so the same theme keeps its key across runs, also when the autopilot's
+keywords bring new videos and shift its terms.
 
 Nothing here is invented: every sentence is a number read from the videos (views against the agent's
 own baseline, engagement, posting hours, durations, shared hashtags and sounds).
@@ -17,7 +18,7 @@ import hashlib
 import math
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -40,6 +41,10 @@ MAX_VIDEOS = 2000
 # how many top terms describe a theme, and how much two themes' terms must overlap to be one theme
 TERMS_KEPT = 8
 SAME_THEME_JACCARD = 0.3
+# a theme that keeps at least this share of an earlier theme's videos is that theme, however many new
+# videos (an added keyword's) it gained: the catalog's videos persist, so consecutive runs share most of
+# them. The themes of one run are disjoint, so one theme at most keeps more than half of an earlier one.
+SAME_THEME_MEMBERS = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +62,16 @@ class Doc:
     published_at: datetime
     duration: int | None
     platform: str
+
+
+@dataclass(frozen=True, slots=True)
+class PastTheme:
+    """A theme of an earlier run of the same agent, as a later run matches it: its key, top terms and the
+    ids of its videos (empty when they were not kept)."""
+
+    stable_key: str
+    terms: Sequence[str]
+    member_ids: Set[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -174,24 +189,31 @@ def jaccard(a: Sequence[str], b: Sequence[str]) -> float:
     return len(sa & sb) / len(sa | sb) if sa | sb else 0.0
 
 
-def match_keys(themes: list[Theme], earlier: Sequence[tuple[str, Sequence[str]]]) -> None:
-    """Give each theme the key of the earlier theme (``(stable_key, terms)``, newest first) whose terms
-    overlap it most, at least ``SAME_THEME_JACCARD``; each earlier key goes to one theme at most, best
-    overlap first. Themes matching none keep their own derived key."""
-    known: dict[str, Sequence[str]] = {}
-    for key, terms in earlier:
-        known.setdefault(key, terms)
-    pairs = sorted(
-        (
-            (-jaccard(theme.terms, terms), i, key)
-            for i, theme in enumerate(themes)
-            for key, terms in known.items()
-            if jaccard(theme.terms, terms) >= SAME_THEME_JACCARD
-        ),
-    )
+def match_keys(themes: list[Theme], earlier: Sequence[PastTheme]) -> None:
+    """Give each theme the key of the earlier theme (newest first; the newest of each key counts) that is
+    the same theme: one whose videos it keeps, at least ``SAME_THEME_MEMBERS`` of them (the most shared
+    videos first); else the one whose terms overlap most, at least ``SAME_THEME_JACCARD``. Shared videos
+    go first because the autopilot's keywords bring videos that shift a theme's terms while its videos
+    stay. Each earlier key goes to one theme at most, best match first. Themes matching none keep their
+    own derived key."""
+    known: dict[str, PastTheme] = {}
+    for past in earlier:
+        known.setdefault(past.stable_key, past)
+    # (0 for shared videos or 1 for shared terms, -how many videos or how much term overlap, theme, key):
+    # the best match sorts first
+    pairs: list[tuple[int, float, int, str]] = []
+    for i, theme in enumerate(themes):
+        ids = {d.id for d in theme.members}
+        for key, past in known.items():
+            shared = len(ids & past.member_ids)
+            if past.member_ids and shared >= SAME_THEME_MEMBERS * len(past.member_ids):
+                pairs.append((0, -shared, i, key))
+            elif (overlap := jaccard(theme.terms, past.terms)) >= SAME_THEME_JACCARD:
+                pairs.append((1, -overlap, i, key))
+    pairs.sort()
     taken_keys: set[str] = set()
     matched: set[int] = set()
-    for _, i, key in pairs:
+    for _, _, i, key in pairs:
         if i in matched or key in taken_keys:
             continue
         themes[i].stable_key = key
