@@ -3,10 +3,10 @@
 A video becomes a bag of terms (caption and transcript words, its hashtags as ``#tag``, its sound as
 ``~sound:<id>``); TF-IDF weighs them and average-linkage agglomerative clustering on cosine distance
 groups the videos. A cluster of at least ``min_size`` videos is a theme; the rest are excluded with a
-reason. A theme's ``stable_key`` is carried over from an earlier theme of the same agent whose videos it
-keeps, at least half of them, or failing that whose top terms it shares (``match_keys``), else derived
-from the theme's own top terms, so the same theme keeps its key across runs, also when the autopilot's
-keywords bring new videos and shift its terms.
+reason. A theme's ``stable_key`` is carried over from the earlier theme of the same agent whose videos
+it kept, or failing that whose top terms it shares (``match_keys``), else derived from the theme's own
+top terms, so the same theme keeps its key across runs, also when the autopilot's keywords bring new
+videos and shift its terms.
 
 Nothing here is invented: every sentence is a number read from the videos (views against the agent's
 own baseline, engagement, posting hours, durations, shared hashtags and sounds).
@@ -41,10 +41,9 @@ MAX_VIDEOS = 2000
 # how many top terms describe a theme, and how much two themes' terms must overlap to be one theme
 TERMS_KEPT = 8
 SAME_THEME_JACCARD = 0.3
-# a theme that keeps at least this share of an earlier theme's videos is that theme, however many new
-# videos (an added keyword's) it gained: the catalog's videos persist, so consecutive runs share most of
-# them. The themes of one run are disjoint, so one theme at most keeps more than half of an earlier one.
-SAME_THEME_MEMBERS = 0.5
+# the share of an earlier theme's videos a theme must keep to be that theme by its videos (and each must
+# be the other's best match); the catalog's videos persist, so consecutive runs share most of them
+SAME_THEME_MEMBERS = 1 / 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,34 +190,50 @@ def jaccard(a: Sequence[str], b: Sequence[str]) -> float:
 
 def match_keys(themes: list[Theme], earlier: Sequence[PastTheme]) -> None:
     """Give each theme the key of the earlier theme (newest first; the newest of each key counts) that is
-    the same theme: one whose videos it keeps, at least ``SAME_THEME_MEMBERS`` of them (the most shared
-    videos first); else the one whose terms overlap most, at least ``SAME_THEME_JACCARD``. Shared videos
-    go first because the autopilot's keywords bring videos that shift a theme's terms while its videos
-    stay. Each earlier key goes to one theme at most, best match first. Themes matching none keep their
-    own derived key."""
+    the same theme. First by videos: a theme and an earlier theme match when each is the other's best
+    match (no other theme of this run holds more of the earlier theme's videos, and the theme shares no
+    more videos with any other earlier theme) and the theme kept at least ``SAME_THEME_MEMBERS`` of the
+    earlier theme's videos. This survives the autopilot's keywords, whose videos shift a theme's terms
+    while its videos stay, and leaves a splinter of a theme its own key. Then by terms, for the themes
+    and keys left: the best Jaccard overlap of top terms first, at least ``SAME_THEME_JACCARD``; each
+    earlier key goes to one theme at most. Themes matching none keep their own derived key."""
     known: dict[str, PastTheme] = {}
     for past in earlier:
         known.setdefault(past.stable_key, past)
-    # (0 for shared videos or 1 for shared terms, -how many videos or how much term overlap, theme, key):
-    # the best match sorts first
-    pairs: list[tuple[int, float, int, str]] = []
+    matched: dict[int, str] = {}
+    shared: dict[tuple[int, str], int] = {}
     for i, theme in enumerate(themes):
         ids = {d.id for d in theme.members}
         for key, past in known.items():
-            shared = len(ids & past.member_ids)
-            if past.member_ids and shared >= SAME_THEME_MEMBERS * len(past.member_ids):
-                pairs.append((0, -shared, i, key))
-            elif (overlap := jaccard(theme.terms, past.terms)) >= SAME_THEME_JACCARD:
-                pairs.append((1, -overlap, i, key))
-    pairs.sort()
-    taken_keys: set[str] = set()
-    matched: set[int] = set()
-    for _, _, i, key in pairs:
+            if n := len(ids & past.member_ids):
+                shared[i, key] = n
+    # each theme's best earlier theme and each earlier theme's best theme; ties go to the first in
+    # (theme, key) order: the larger theme, the smaller key
+    best_key: dict[int, str] = {}
+    best_theme: dict[str, int] = {}
+    for (i, key), n in sorted(shared.items()):
+        if i not in best_key or n > shared[i, best_key[i]]:
+            best_key[i] = key
+        if key not in best_theme or n > shared[best_theme[key], key]:
+            best_theme[key] = i
+    for i, key in best_key.items():
+        if best_theme[key] == i and shared[i, key] >= SAME_THEME_MEMBERS * len(known[key].member_ids):
+            matched[i] = key
+    taken_keys = set(matched.values())
+    pairs = sorted(
+        (-overlap, i, key)
+        for i, theme in enumerate(themes)
+        if i not in matched
+        for key, past in known.items()
+        if key not in taken_keys and (overlap := jaccard(theme.terms, past.terms)) >= SAME_THEME_JACCARD
+    )
+    for _, i, key in pairs:
         if i in matched or key in taken_keys:
             continue
-        themes[i].stable_key = key
-        matched.add(i)
+        matched[i] = key
         taken_keys.add(key)
+    for i, key in matched.items():
+        themes[i].stable_key = key
     # two themes of one run never share a key
     used = {t.stable_key for i, t in enumerate(themes) if i in matched}
     for i, theme in enumerate(themes):
