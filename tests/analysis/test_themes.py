@@ -66,6 +66,11 @@ class TestTerms:
         assert terms.count("sourdough") == 1 and terms.count("bread") == 1
         assert terms.count("#sourdough") == 5 and "#fyp" not in terms
 
+    def test_calls_to_action_are_no_terms_as_words_or_tags(self) -> None:
+        text = "Follow for part 2! Comment below, like and share, link in bio, save this sourdough tip"
+        terms = terms_of(doc(1, text, ("sourdough", "follow", "likes")))
+        assert set(terms) == {"below", "sourdough", "tip", "#sourdough"}
+
     def test_a_video_without_words_or_tags_is_excluded_as_no_text(self) -> None:
         docs, _ = corpus()
         themes, excluded = cluster([*docs, doc(99, "🔥🔥", ())])
@@ -82,6 +87,20 @@ class TestClustering:
             assert len({labels[d.id] for d in theme.members}) == 1
         names = sorted(t.name for t in themes)
         assert names[0].startswith("#running") and names[1].startswith("#sourdough")
+
+    def test_calls_to_action_in_every_caption_do_not_name_the_themes(self) -> None:
+        docs, labels = corpus()
+        cta = " Follow for part 2, comment, like and subscribe, link in bio, save and share"
+        asking = [doc(int(d.id[1:]), d.text + cta, d.hashtags) for d in docs]
+        themes, _ = cluster(asking)
+        assert len(themes) == 2
+        for theme in themes:
+            assert len({labels[d.id] for d in theme.members}) == 1
+            assert not set(theme.terms) & {"follow", "part", "comment", "subscribe", "link", "bio", "save"}
+            assert theme.name.startswith(("#running · ", "#sourdough · "))
+            assert not {"follow", "part", "comment", "subscribe", "link", "bio", "save", "share"} & set(
+                theme.name.split(" · ")[1].split(", ")
+            )
 
     def test_the_same_input_in_another_order_gives_the_same_themes(self) -> None:
         docs, _ = corpus()

@@ -26,10 +26,12 @@ import numpy as np
 from sklearn.cluster import AgglomerativeClustering
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from reelscope.analysis.text import STOPWORDS, normalize_hashtag, words
+from reelscope.analysis.text import CALL_TO_ACTION_WORDS, STOPWORDS, normalize_hashtag, words
 
 # platform-wide tags that say nothing about a theme (§2.3 keeps them; themes ignore them)
 GENERIC_TAGS = frozenset({"fyp", "foryou", "foryoupage", "viral", "trending", "explore", "reels", "shorts"})
+# words that never describe a theme: function words and calls to action ("follow for part 2")
+NOT_TOPICAL = STOPWORDS | CALL_TO_ACTION_WORDS
 SOUND_PREFIX = "~sound:"
 # how many times a hashtag counts against a caption word (benchmarks/agent_analysis.py: purity 0.65 at 1,
 # 0.94 at 3, 0.99 at 5 on the sandbox's labelled topics)
@@ -92,12 +94,13 @@ def terms_of(doc: Doc) -> list[str]:
     """The bag of terms of one video: its content words once each (a caption repeated in the transcript
     counts once), its non-generic hashtags ``HASHTAG_WEIGHT`` times (the creator's own topic label is
     the strongest topical signal; words also carry the hook's wording, which is format, not topic), and
-    its sound."""
+    its sound. Function words and calls to action (``NOT_TOPICAL``) are left out, as words and as tags:
+    the top terms name the theme."""
     found = list(
-        dict.fromkeys(w for w in words(doc.text) if len(w) >= 3 and w not in STOPWORDS and not w.isdigit())
+        dict.fromkeys(w for w in words(doc.text) if len(w) >= 3 and w not in NOT_TOPICAL and not w.isdigit())
     )
     for tag in dict.fromkeys(normalize_hashtag(t) for t in doc.hashtags):
-        if tag and tag not in GENERIC_TAGS:
+        if tag and tag not in GENERIC_TAGS and tag not in CALL_TO_ACTION_WORDS:
             found.extend(["#" + tag] * HASHTAG_WEIGHT)
     if doc.sound_id:
         found.append(SOUND_PREFIX + doc.sound_id)
