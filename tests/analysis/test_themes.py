@@ -1,13 +1,22 @@
 """Themes of a set of videos and the run report (issue 16, spec §6.3 themes) on small hand-written,
-real-shaped captions: two topics make two themes, keys survive a reshuffled later run, every sentence
-is a number from the videos."""
+real-shaped captions: two topics make two themes, keys survive a reshuffled later run and a theme whose
+terms shifted but whose videos stayed, every sentence is a number from the videos."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 from reelscope.analysis.report import Baseline, baseline_of, build, trend_status
-from reelscope.analysis.themes import Doc, cluster, match_keys, terms_of
+from reelscope.analysis.themes import (
+    SAME_THEME_JACCARD,
+    Doc,
+    PastTheme,
+    Theme,
+    cluster,
+    jaccard,
+    match_keys,
+    terms_of,
+)
 
 AT = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
 
@@ -57,6 +66,11 @@ class TestTerms:
         assert terms.count("sourdough") == 1 and terms.count("bread") == 1
         assert terms.count("#sourdough") == 5 and "#fyp" not in terms
 
+    def test_calls_to_action_are_no_terms_as_words_or_tags(self) -> None:
+        text = "Follow for part 2! Comment below, like and share, link in bio, save this sourdough tip"
+        terms = terms_of(doc(1, text, ("sourdough", "follow", "likes")))
+        assert set(terms) == {"below", "sourdough", "tip", "#sourdough"}
+
     def test_a_video_without_words_or_tags_is_excluded_as_no_text(self) -> None:
         docs, _ = corpus()
         themes, excluded = cluster([*docs, doc(99, "🔥🔥", ())])
@@ -74,6 +88,20 @@ class TestClustering:
         names = sorted(t.name for t in themes)
         assert names[0].startswith("#running") and names[1].startswith("#sourdough")
 
+    def test_calls_to_action_in_every_caption_do_not_name_the_themes(self) -> None:
+        docs, labels = corpus()
+        cta = " Follow for part 2, comment, like and subscribe, link in bio, save and share"
+        asking = [doc(int(d.id[1:]), d.text + cta, d.hashtags) for d in docs]
+        themes, _ = cluster(asking)
+        assert len(themes) == 2
+        for theme in themes:
+            assert len({labels[d.id] for d in theme.members}) == 1
+            assert not set(theme.terms) & {"follow", "part", "comment", "subscribe", "link", "bio", "save"}
+            assert theme.name.startswith(("#running · ", "#sourdough · "))
+            assert not {"follow", "part", "comment", "subscribe", "link", "bio", "save", "share"} & set(
+                theme.name.split(" · ")[1].split(", ")
+            )
+
     def test_the_same_input_in_another_order_gives_the_same_themes(self) -> None:
         docs, _ = corpus()
         first, _ = cluster(docs)
@@ -89,7 +117,8 @@ class TestClustering:
         later, _ = cluster(later_docs[1:])  # one video fewer, other ids
         for i, theme in enumerate(later):
             theme.stable_key = f"fresh{i}"  # forget the derived key: only the matching can restore it
-        match_keys(later, [(t.stable_key, t.terms) for t in first])
+        # other ids share no video: the terms carry the keys (as for themes stored without their videos)
+        match_keys(later, [PastTheme(t.stable_key, t.terms) for t in first])
         assert sorted(t.stable_key for t in later) == sorted(t.stable_key for t in first)
 
     def test_an_unrelated_theme_gets_a_new_key(self) -> None:
@@ -98,8 +127,59 @@ class TestClustering:
         running = [d for d in docs if "running" in d.hashtags]
         (bread_theme,), _ = cluster(bread)
         (running_theme,), _ = cluster(running)
-        match_keys([running_theme], [(bread_theme.stable_key, bread_theme.terms)])
+        match_keys([running_theme], [past(bread_theme)])
         assert running_theme.stable_key != bread_theme.stable_key
+
+
+def past(theme: Theme) -> PastTheme:
+    return PastTheme(theme.stable_key, theme.terms, frozenset(d.id for d in theme.members))
+
+
+# the videos an added keyword (#crumbtok) links in a later run
+CRUMBTOK = [
+    ("Crumb shot of the week, look at those holes", ("crumbtok", "crumbshot")),
+    ("Rate this crumb from one to ten", ("crumbtok", "crumbshot")),
+    ("Open crumb or tight crumb, which one wins", ("crumbtok", "crumbshot")),
+    ("The crumb shot everyone asked for", ("crumbtok", "crumbshot")),
+    ("Slicing into the crumb at midnight", ("crumbtok", "crumbshot")),
+    ("Crumb check after a cold retard", ("crumbtok", "crumbshot")),
+]
+SHIFTED_TERMS = ["#crumbtok", "#crumbshot", "crumb", "shot", "#sourdough", "open", "slicing", "rate"]
+
+
+class TestKeysAcrossRuns:
+    """``match_keys`` against an earlier run's themes: shared videos first, then shared terms."""
+
+    def test_a_theme_whose_terms_shifted_but_whose_videos_stayed_keeps_its_key(self) -> None:
+        docs, _ = corpus()
+        (bread,), _ = cluster(docs[: len(BREAD)])
+        added = [doc(200 + i, text, tags) for i, (text, tags) in enumerate(CRUMBTOK)]
+        # the same five videos and six an added keyword linked: the new ones lead the terms
+        later = Theme("th_later", "#crumbtok", SHIFTED_TERMS, [*bread.members, *added], cohesion=0.5)
+        assert jaccard(later.terms, bread.terms) < SAME_THEME_JACCARD  # the terms alone would not match
+        match_keys([later], [past(bread)])
+        assert later.stable_key == bread.stable_key
+
+    def test_a_different_theme_with_other_videos_and_terms_does_not_take_the_key(self) -> None:
+        docs, _ = corpus()
+        (bread,), _ = cluster(docs[: len(BREAD)])
+        (running,), _ = cluster(docs[len(BREAD) :])
+        own = running.stable_key
+        match_keys([running], [past(bread)])
+        assert running.stable_key == own != bread.stable_key
+
+    def test_the_theme_that_kept_most_videos_wins_over_one_with_the_old_terms(self) -> None:
+        docs, _ = corpus()
+        (bread,), _ = cluster(docs[: len(BREAD)])
+        added = [doc(200 + i, text, tags) for i, (text, tags) in enumerate(CRUMBTOK)]
+        kept = Theme("th_kept", "#crumbtok", SHIFTED_TERMS, [*bread.members[:3], *added[1:]], cohesion=0.5)
+        # two of the earlier five videos under the earlier theme's very terms: a splinter
+        splinter = Theme(
+            "th_splinter", bread.name, list(bread.terms), [*bread.members[3:], added[0]], cohesion=0.5
+        )
+        match_keys([splinter, kept], [past(bread)])
+        assert kept.stable_key == bread.stable_key
+        assert splinter.stable_key == "th_splinter"
 
 
 class TestReport:

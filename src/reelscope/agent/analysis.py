@@ -3,8 +3,9 @@
 
 A run's videos are those the agent had linked by the run's end and that were posted in the run's
 window (the 30 days it searched). The agent's baseline is every video it had linked by then. The run's
-themes are stored as one trend batch (``agent_trends``, batch end = the run's completion); a theme keeps
-the ``stable_key`` of the earlier theme whose top terms it shares, and its status compares its video
+themes are stored as one trend batch (``agent_trends``, batch end = the run's completion), each row with
+the ids of the theme's videos (``member_ids`` in ``data``, not served); a theme keeps the ``stable_key``
+of the earlier theme whose videos, else whose top terms, it shares, and its status compares its video
 count with the previous batch's.
 """
 
@@ -19,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from reelscope.agent import repository
 from reelscope.agent.schemas import TrendQuery
 from reelscope.analysis import report as reports
-from reelscope.analysis.themes import Doc
+from reelscope.analysis.themes import Doc, PastTheme
 from reelscope.kit.clock import iso
 from reelscope.kit.ids import new_id
 from reelscope.kit.pagination import Page, PageQuery, Pagination
@@ -56,7 +57,10 @@ async def analyse_run(
     if not window:
         return None
     baseline = reports.baseline_of(docs)
-    earlier = await repository.earlier_theme_terms(session, agent.id)
+    earlier = [
+        PastTheme(key, terms, frozenset(member_ids))
+        for key, terms, member_ids in await repository.earlier_themes(session, agent.id)
+    ]
     previous = {t.stable_key: t.video_count for t in await repository.latest_batch(session, agent.id)}
     built = reports.build(window, baseline, earlier, previous)
     for theme in built.themes:
@@ -71,7 +75,11 @@ async def analyse_run(
                 status=built.statuses[theme.stable_key],
                 video_count=len(theme.members),
                 terms=theme.terms,
-                data={**reports.theme_object(theme), "stats": theme.stats},
+                data={
+                    **reports.theme_object(theme),
+                    "stats": theme.stats,
+                    "member_ids": [d.id for d in theme.members],
+                },
             )
         )
     themes = built.theme_objects()
@@ -95,6 +103,7 @@ async def analyse_run(
 def trend_object(row: AgentTrend) -> dict[str, Any]:
     data = dict(row.data)
     stats = data.pop("stats", {})
+    data.pop("member_ids", None)  # kept for matching later runs' themes, not served
     return {
         **data,
         "status": row.status,

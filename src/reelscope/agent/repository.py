@@ -463,17 +463,27 @@ async def analysis_docs(session: AsyncSession, agent_id: str, linked_by: datetim
     return rows.all()
 
 
-async def earlier_theme_terms(
+async def earlier_themes(
     session: AsyncSession, agent_id: str, limit: int = 500
-) -> list[tuple[str, list[str]]]:
-    """(stable_key, terms) of the agent's stored themes, newest batch first."""
+) -> list[tuple[str, list[str], list[str]]]:
+    """(stable_key, terms, member video ids) of the newest stored theme of each key among the agent's
+    newest ``limit`` themes, newest batch first; member ids are empty for themes stored without them."""
     rows = await session.execute(
-        select(AgentTrend.stable_key, AgentTrend.terms)
+        select(AgentTrend.id, AgentTrend.stable_key, AgentTrend.terms)
         .where(AgentTrend.agent_id == agent_id)
         .order_by(AgentTrend.batch_end.desc(), AgentTrend.id)
         .limit(limit)
     )
-    return [(key, list(terms)) for key, terms in rows]
+    newest: dict[str, tuple[str, list[str]]] = {}
+    for row_id, key, terms in rows:
+        newest.setdefault(key, (row_id, list(terms)))
+    found = await session.execute(
+        select(AgentTrend.id, AgentTrend.data["member_ids"]).where(
+            AgentTrend.id.in_([row_id for row_id, _ in newest.values()])
+        )
+    )
+    members: dict[str, list[str]] = {row_id: list(ids or ()) for row_id, ids in found}
+    return [(key, terms, members.get(row_id, [])) for key, (row_id, terms) in newest.items()]
 
 
 async def latest_batch(session: AsyncSession, agent_id: str) -> Sequence[AgentTrend]:

@@ -16,6 +16,7 @@ from reelscope.analysis.text import normalize_hashtag
 from reelscope.analysis.themes import (
     GENERIC_TAGS,
     Doc,
+    PastTheme,
     Theme,
     cluster,
     compact,
@@ -83,12 +84,12 @@ def theme_object(theme: Theme) -> dict[str, Any]:
 def build(
     docs: Sequence[Doc],
     baseline: Baseline,
-    earlier: Sequence[tuple[str, Sequence[str]]],
+    earlier: Sequence[PastTheme],
     previous_counts: Mapping[str, int],
     *,
     min_size: int = 3,
 ) -> Report:
-    """The report of a run's videos. ``earlier`` is the agent's earlier themes (key, terms), newest first;
+    """The report of a run's videos. ``earlier`` is the agent's earlier themes, newest first;
     ``previous_counts`` the previous batch's video count per key."""
     ranked = sorted(docs, key=lambda d: (-d.views, d.id))
     themes, excluded = cluster(ranked, min_size=min_size)

@@ -21,6 +21,20 @@ STOPWORDS = frozenset(
     """.split()
 )
 
+# calls to action of the five caption languages ("follow for part 2", "comment below", "link in bio"): a
+# creator's request to the viewer, the same whatever the video is about, so they never name a theme
+CALL_TO_ACTION_WORDS = frozenset(
+    """
+    follow follows followed following follower followers comment comments commented like likes liked
+    subscribe subscribed subscribers share shares shared sharing link links bio save saves saved part
+    parts tap click repost tag
+    sígueme sigueme comenta comentario comentarios comparte compartir guarda guardar enlace parte
+    segue comente comentário comentários compartilhe compartilha salva salve
+    folg folgt folgen kommentar kommentare kommentiere teile teilen speichern abonniere abonnieren
+    abonne abonnez abonnes commente commentaire commentaires partage partagez enregistre lien
+    """.split()
+)
+
 
 def normalize_hashtag(tag: str) -> str:
     """Case-insensitive key without '#': '#GlassSkin' and 'glassskin' are one tag (§2.3)."""

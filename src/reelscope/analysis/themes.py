@@ -3,9 +3,10 @@
 A video becomes a bag of terms (caption and transcript words, its hashtags as ``#tag``, its sound as
 ``~sound:<id>``); TF-IDF weighs them and average-linkage agglomerative clustering on cosine distance
 groups the videos. A cluster of at least ``min_size`` videos is a theme; the rest are excluded with a
-reason. A theme's ``stable_key`` is carried over from an earlier theme of the same agent when their top
-terms overlap (``match_keys``), else derived from the theme's own top terms, so the same theme keeps
-its key across runs.
+reason. A theme's ``stable_key`` is carried over from the earlier theme of the same agent whose videos
+it kept, or failing that whose top terms it shares (``match_keys``), else derived from the theme's own
+top terms, so the same theme keeps its key across runs, also when the autopilot's keywords bring new
+videos and shift its terms.
 
 Nothing here is invented: every sentence is a number read from the videos (views against the agent's
 own baseline, engagement, posting hours, durations, shared hashtags and sounds).
@@ -17,7 +18,7 @@ import hashlib
 import math
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -25,10 +26,12 @@ import numpy as np
 from sklearn.cluster import AgglomerativeClustering
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from reelscope.analysis.text import STOPWORDS, normalize_hashtag, words
+from reelscope.analysis.text import CALL_TO_ACTION_WORDS, STOPWORDS, normalize_hashtag, words
 
 # platform-wide tags that say nothing about a theme (§2.3 keeps them; themes ignore them)
 GENERIC_TAGS = frozenset({"fyp", "foryou", "foryoupage", "viral", "trending", "explore", "reels", "shorts"})
+# words that never describe a theme: function words and calls to action ("follow for part 2")
+NOT_TOPICAL = STOPWORDS | CALL_TO_ACTION_WORDS
 SOUND_PREFIX = "~sound:"
 # how many times a hashtag counts against a caption word (benchmarks/agent_analysis.py: purity 0.65 at 1,
 # 0.94 at 3, 0.99 at 5 on the sandbox's labelled topics)
@@ -40,6 +43,9 @@ MAX_VIDEOS = 2000
 # how many top terms describe a theme, and how much two themes' terms must overlap to be one theme
 TERMS_KEPT = 8
 SAME_THEME_JACCARD = 0.3
+# the share of an earlier theme's videos a theme must keep to be that theme by its videos (and each must
+# be the other's best match); the catalog's videos persist, so consecutive runs share most of them
+SAME_THEME_MEMBERS = 1 / 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +63,16 @@ class Doc:
     published_at: datetime
     duration: int | None
     platform: str
+
+
+@dataclass(frozen=True, slots=True)
+class PastTheme:
+    """A theme of an earlier run of the same agent, as a later run matches it: its key, top terms and the
+    ids of its videos (empty when they were not kept)."""
+
+    stable_key: str
+    terms: Sequence[str]
+    member_ids: Set[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -78,12 +94,13 @@ def terms_of(doc: Doc) -> list[str]:
     """The bag of terms of one video: its content words once each (a caption repeated in the transcript
     counts once), its non-generic hashtags ``HASHTAG_WEIGHT`` times (the creator's own topic label is
     the strongest topical signal; words also carry the hook's wording, which is format, not topic), and
-    its sound."""
+    its sound. Function words and calls to action (``NOT_TOPICAL``) are left out, as words and as tags:
+    the top terms name the theme."""
     found = list(
-        dict.fromkeys(w for w in words(doc.text) if len(w) >= 3 and w not in STOPWORDS and not w.isdigit())
+        dict.fromkeys(w for w in words(doc.text) if len(w) >= 3 and w not in NOT_TOPICAL and not w.isdigit())
     )
     for tag in dict.fromkeys(normalize_hashtag(t) for t in doc.hashtags):
-        if tag and tag not in GENERIC_TAGS:
+        if tag and tag not in GENERIC_TAGS and tag not in CALL_TO_ACTION_WORDS:
             found.extend(["#" + tag] * HASHTAG_WEIGHT)
     if doc.sound_id:
         found.append(SOUND_PREFIX + doc.sound_id)
@@ -174,29 +191,52 @@ def jaccard(a: Sequence[str], b: Sequence[str]) -> float:
     return len(sa & sb) / len(sa | sb) if sa | sb else 0.0
 
 
-def match_keys(themes: list[Theme], earlier: Sequence[tuple[str, Sequence[str]]]) -> None:
-    """Give each theme the key of the earlier theme (``(stable_key, terms)``, newest first) whose terms
-    overlap it most, at least ``SAME_THEME_JACCARD``; each earlier key goes to one theme at most, best
-    overlap first. Themes matching none keep their own derived key."""
-    known: dict[str, Sequence[str]] = {}
-    for key, terms in earlier:
-        known.setdefault(key, terms)
+def match_keys(themes: list[Theme], earlier: Sequence[PastTheme]) -> None:
+    """Give each theme the key of the earlier theme (newest first; the newest of each key counts) that is
+    the same theme. First by videos: a theme and an earlier theme match when each is the other's best
+    match (no other theme of this run holds more of the earlier theme's videos, and the theme shares no
+    more videos with any other earlier theme) and the theme kept at least ``SAME_THEME_MEMBERS`` of the
+    earlier theme's videos. This survives the autopilot's keywords, whose videos shift a theme's terms
+    while its videos stay, and leaves a splinter of a theme its own key. Then by terms, for the themes
+    and keys left: the best Jaccard overlap of top terms first, at least ``SAME_THEME_JACCARD``; each
+    earlier key goes to one theme at most. Themes matching none keep their own derived key."""
+    known: dict[str, PastTheme] = {}
+    for past in earlier:
+        known.setdefault(past.stable_key, past)
+    matched: dict[int, str] = {}
+    shared: dict[tuple[int, str], int] = {}
+    for i, theme in enumerate(themes):
+        ids = {d.id for d in theme.members}
+        for key, past in known.items():
+            if n := len(ids & past.member_ids):
+                shared[i, key] = n
+    # each theme's best earlier theme and each earlier theme's best theme; ties go to the first in
+    # (theme, key) order: the larger theme, the smaller key
+    best_key: dict[int, str] = {}
+    best_theme: dict[str, int] = {}
+    for (i, key), n in sorted(shared.items()):
+        if i not in best_key or n > shared[i, best_key[i]]:
+            best_key[i] = key
+        if key not in best_theme or n > shared[best_theme[key], key]:
+            best_theme[key] = i
+    for i, key in best_key.items():
+        if best_theme[key] == i and shared[i, key] >= SAME_THEME_MEMBERS * len(known[key].member_ids):
+            matched[i] = key
+    taken_keys = set(matched.values())
     pairs = sorted(
-        (
-            (-jaccard(theme.terms, terms), i, key)
-            for i, theme in enumerate(themes)
-            for key, terms in known.items()
-            if jaccard(theme.terms, terms) >= SAME_THEME_JACCARD
-        ),
+        (-overlap, i, key)
+        for i, theme in enumerate(themes)
+        if i not in matched
+        for key, past in known.items()
+        if key not in taken_keys and (overlap := jaccard(theme.terms, past.terms)) >= SAME_THEME_JACCARD
     )
-    taken_keys: set[str] = set()
-    matched: set[int] = set()
     for _, i, key in pairs:
         if i in matched or key in taken_keys:
             continue
-        themes[i].stable_key = key
-        matched.add(i)
+        matched[i] = key
         taken_keys.add(key)
+    for i, key in matched.items():
+        themes[i].stable_key = key
     # two themes of one run never share a key
     used = {t.stable_key for i, t in enumerate(themes) if i in matched}
     for i, theme in enumerate(themes):

@@ -245,7 +245,8 @@ class AgentTrend(Base):
     video_count: Mapped[int] = mapped_column(Integer)
     # the theme's top terms, which later runs match to keep its stable_key
     terms: Mapped[list[str]] = mapped_column(JSON)
-    # the §6.3 theme object plus its engagement stats
+    # the §6.3 theme object plus its engagement stats and, not served, ``member_ids`` (the theme's video
+    # ids, which later runs match first to keep its stable_key)
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
