@@ -7,6 +7,7 @@ Search goes through the full-text indexes of models/fulltext.py: FTS5 on SQLite,
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -14,14 +15,14 @@ from datetime import datetime
 from time import monotonic
 from typing import Any
 
-from sqlalchemy import Select, bindparam, func, literal_column, select, text
+from sqlalchemy import Select, and_, bindparam, cast, func, literal_column, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
 from reelscope.models import Hook, Video
-from reelscope.models.fulltext import HOOK_TSVECTOR
+from reelscope.models.fulltext import HOOK_PAIRS_TSVECTOR, HOOK_TSVECTOR
 from reelscope.models.hooks import UNSCORED
 
 # §4.7, §8.3: trending and search serve the top 1,000 results
@@ -38,22 +39,31 @@ async def time_limit(session: AsyncSession, milliseconds: int) -> AsyncIterator[
     ``statement_timeout`` for the transaction on PostgreSQL, a progress handler on SQLite."""
     connection = await session.connection()
     if connection.dialect.name == "postgresql":
-        # one round trip: the setting as it was, then this transaction's limit
+        # one round trip: the settings as they were, then this transaction's limit; a plan made for
+        # each statement's own values (the best plan depends on how many rows the words or filters
+        # match, which a generic plan, taken after five runs of a prepared statement, does not know);
+        # no parallel workers (starting them costs more than these bounded reads gain)
+        settings = {
+            "statement_timeout": f"{milliseconds}ms",
+            "plan_cache_mode": "force_custom_plan",
+            "max_parallel_workers_per_gather": "0",
+        }
         before = (
             await session.execute(
                 select(
-                    func.current_setting("statement_timeout"),
-                    func.set_config("statement_timeout", f"{milliseconds}ms", True),
+                    *(func.current_setting(name) for name in settings),
+                    *(func.set_config(name, value, True) for name, value in settings.items()),
                 )
             )
-        ).one()[0]
+        ).one()
         try:
             yield
         except DBAPIError as exc:
             if "canceling statement due to statement timeout" in str(exc.orig):
                 raise QueryTooLong() from exc
             raise
-        await session.execute(select(func.set_config("statement_timeout", before, True)))
+        restore = (func.set_config(name, value, True) for name, value in zip(settings, before, strict=False))
+        await session.execute(select(*restore))
         return
     raw = (await connection.get_raw_connection()).driver_connection
     deadline = monotonic() + milliseconds / 1000
@@ -235,13 +245,12 @@ def _full_text(
     """Hooks holding every one of ``words`` as a whole word (``phrase``: all of them in a row), through
     the full-text index; words are letters and digits only, safe inside the query syntax.
 
-    ``in_rank_order`` (SQLite): test membership while walking the rank index instead of fetching every
-    match (``+seq`` keeps SQLite from driving the query by the match list): faster when the matches are
-    many, as for a common word; slower when they are few."""
+    ``in_rank_order``: test each row while walking the rank index instead of fetching every match
+    from the full-text index (SQLite: ``+seq`` keeps it from driving the query by the match list;
+    PostgreSQL: see ``_pg_full_text``): faster when the matches are many, as for a common word;
+    slower when they are few."""
     if session.get_bind().dialect.name == "postgresql":
-        vector: ColumnElement[Any] = literal_column(HOOK_TSVECTOR.replace("text_key", "hooks.text_key"))
-        parse = func.phraseto_tsquery if phrase else func.plainto_tsquery
-        return vector.op("@@")(parse(literal_column("'simple'"), " ".join(words)))
+        return _pg_full_text(words, phrase=phrase, in_rank_order=in_rank_order)
     match = '"' + " ".join(words) + '"' if phrase else " ".join(f'"{w}"' for w in words)
     # unique: a statement may hold two of these (the similar tier: all the words, not the phrase)
     found = text("SELECT rowid FROM hooks_fts WHERE hooks_fts MATCH :match").bindparams(
@@ -249,6 +258,31 @@ def _full_text(
     )
     seq: ColumnElement[Any] = literal_column("+hooks.seq" if in_rank_order else "hooks.seq")
     return seq.in_(found.columns(literal_column("rowid")))
+
+
+def _pg_full_text(words: Sequence[str], *, phrase: bool, in_rank_order: bool) -> ColumnElement[bool]:
+    """PostgreSQL (ADR 0035). Through the GIN indexes: the words by ``ix_hooks_fts``; a phrase of two or
+    more words by its adjacent pairs (``ix_hooks_fts_pairs``: exact for two words; with more, the rows
+    holding every pair are then checked for the phrase), since the index of words keeps no positions
+    and a phrase of common words would be checked in every row holding them.
+
+    ``in_rank_order``: a regular expression over ``text_key`` (words between spaces), which
+    ``ix_hooks_rank_text`` (rank order, ``text_key`` included) answers row by row without reading
+    the table; no full-text index serves it, so the planner walks the rank index."""
+    if in_rank_order:
+        if phrase:
+            return Hook.text_key.regexp_match(f"(^| ){' '.join(words)}( |$)")
+        return and_(*(Hook.text_key.regexp_match(f"(^| ){w}( |$)") for w in words))
+    vector: ColumnElement[Any] = literal_column(HOOK_TSVECTOR.replace("text_key", "hooks.text_key"))
+    simple: ColumnElement[Any] = literal_column("'simple'")
+    if not phrase or len(words) == 1:
+        return vector.op("@@")(func.plainto_tsquery(simple, " ".join(words)))
+    pairs: ColumnElement[Any] = literal_column(HOOK_PAIRS_TSVECTOR.replace("text_key", "hooks.text_key"))
+    query = " & ".join(f"'{a}_{b}'" for a, b in itertools.pairwise(words))
+    in_pairs = pairs.op("@@")(cast(bindparam("pairs", query, unique=True), postgresql.TSQUERY))
+    if len(words) == 2:
+        return in_pairs
+    return and_(in_pairs, vector.op("@@")(func.phraseto_tsquery(simple, " ".join(words))))
 
 
 async def _rows(
@@ -279,7 +313,7 @@ async def search(
     phrase), 2 ``similar`` (its words of 3+ characters anywhere); within a tier the best first. The
     rows of the page, the tier of each, and how many of the top ``TOP`` there are.
 
-    Each tier is counted (up to what is left of ``TOP``) and read on its own, in rank order."""
+    Each tier is counted (up to ``TOP``) and read on its own, in rank order."""
     everything = key.split(" ")
 
     def tier_conditions(tier: int, in_rank_order: bool) -> list[ColumnElement[bool]]:
@@ -298,12 +332,14 @@ async def search(
         if total >= TOP:
             break
         conditions = tier_conditions(tier, in_rank_order=False)
-        capped = select(Hook.seq).where(*conditions).limit(TOP - total).subquery()
-        count = int((await session.execute(select(func.count()).select_from(capped))).scalar_one())
+        # counted up to TOP whatever is left of it: a tier of TOP or more rows (a common word) is read
+        # by walking the rank index (see _full_text); a smaller one by fetching its rows and sorting
+        capped = select(Hook.seq).where(*conditions).limit(TOP).subquery()
+        matched = int((await session.execute(select(func.count()).select_from(capped))).scalar_one())
+        count = min(matched, TOP - total)
         total += count
         if wanted and start < count:
-            many = tier > 0 and count >= TOP // 2  # a common word: walk the rank index (see _full_text)
-            conditions = tier_conditions(tier, in_rank_order=many)
+            conditions = tier_conditions(tier, in_rank_order=tier > 0 and matched >= TOP)
             rows = await _rows(session, conditions, min(wanted, count - start), start)
             found.extend(rows)
             kinds.extend([tier] * len(rows))

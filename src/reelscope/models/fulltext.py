@@ -6,7 +6,11 @@
   ``sounds_fts`` indexes title, owner handle and owner nickname by the sounds' rowid (a VACUUM may
   renumber those: rebuild with ``INSERT INTO sounds_fts(sounds_fts) VALUES ('rebuild')`` after one).
 * PostgreSQL: a GIN index over ``to_tsvector('simple', ...)`` of the same columns; queries use the
-  exact expression (``HOOK_TSVECTOR``, ``SOUND_TSVECTOR``) so the planner takes the index.
+  exact expression (``HOOK_TSVECTOR``, ``SOUND_TSVECTOR``) so the planner takes the index. A GIN index
+  keeps no word positions, so a phrase is checked row by row in the table; ``ix_hooks_fts_pairs``
+  indexes each pair of adjacent words of ``text_key`` as one lexeme (the function ``hook_word_pairs``:
+  "dont tu as besoin" -> ``dont_tu``, ``tu_as``, ``as_besoin``) so a phrase's rows are found in the
+  index (ADR 0035). ``ix_sounds_search_order`` is sound search's order on both databases.
 
 The statements run with ``create_all`` (DDL events below, as the test databases are built) and from the
 migration (``STATEMENTS``), so both ways give the same schema. Tokens: the ``unicode61`` tokenizer and
@@ -22,10 +26,26 @@ from reelscope.models.catalog import Sound
 from reelscope.models.hooks import Hook
 
 HOOK_TSVECTOR = "to_tsvector('simple', text_key)"
-SOUND_TSVECTOR = (
-    "to_tsvector('simple', coalesce(title, '') || ' ' || coalesce(owner_handle, '') || ' ' "
-    "|| coalesce(owner_nickname, ''))"
+_SOUND_TEXT = (
+    "coalesce(title, '') || ' ' || coalesce(owner_handle, '') || ' ' || coalesce(owner_nickname, '')"
 )
+SOUND_TSVECTOR = f"to_tsvector('simple', {_SOUND_TEXT})"
+# the adjacent pairs of text_key's words (single-space separated letters and digits, never "_") as
+# lexemes: the pairs starting at even positions, then those at odd ones (the first word dropped). A
+# PL/pgSQL function (never inlined) with a high COST, so the planner knows that testing it row by row
+# is dear and finds its rows through the index (it walked a whole btree computing it otherwise)
+_PAIRS = r"regexp_replace({words}, '(\S+) (\S+)', '\1_\2', 'g')"
+HOOK_PAIRS_FUNCTION = (
+    "CREATE OR REPLACE FUNCTION hook_word_pairs(text_key text) RETURNS tsvector LANGUAGE plpgsql "
+    "IMMUTABLE STRICT PARALLEL SAFE COST 1000 AS $$ BEGIN RETURN array_to_tsvector(string_to_array("
+    + _PAIRS.format(words="text_key")
+    + ", ' ') || string_to_array("
+    + _PAIRS.format(words=r"regexp_replace(text_key, '^\S+ ?', '')")
+    + ", ' ')); END $$"
+)
+HOOK_PAIRS_TSVECTOR = "hook_word_pairs(text_key)"
+# sound search's fields in one lowercased text (a common word's test, row by row: sound/repository.py)
+SOUND_FIELDS = f"lower({_SOUND_TEXT})"
 _TOKENIZE = 'tokenize = "unicode61 remove_diacritics 0"'
 
 _SOUND_COLUMNS = "title, owner_handle, owner_nickname"
@@ -67,12 +87,23 @@ SQLITE_DROP: dict[str, tuple[str, ...]] = {
     "sounds": ("DROP TABLE IF EXISTS sounds_fts",),
 }
 POSTGRESQL_CREATE: dict[str, tuple[str, ...]] = {
-    "hooks": (f"CREATE INDEX IF NOT EXISTS ix_hooks_fts ON hooks USING gin ({HOOK_TSVECTOR})",),
-    "sounds": (f"CREATE INDEX IF NOT EXISTS ix_sounds_fts ON sounds USING gin ({SOUND_TSVECTOR})",),
+    "hooks": (
+        f"CREATE INDEX IF NOT EXISTS ix_hooks_fts ON hooks USING gin ({HOOK_TSVECTOR})",
+        HOOK_PAIRS_FUNCTION,
+        f"CREATE INDEX IF NOT EXISTS ix_hooks_fts_pairs ON hooks USING gin ({HOOK_PAIRS_TSVECTOR})",
+        # the rank order with the words: a common word's matches are found walking it, each row
+        # tested by a regular expression on text_key, without reading the table (hook/repository.py)
+        "CREATE INDEX IF NOT EXISTS ix_hooks_rank_text ON hooks (rank_score, seq) INCLUDE (text_key)",
+    ),
+    "sounds": (
+        f"CREATE INDEX IF NOT EXISTS ix_sounds_fts ON sounds USING gin ({SOUND_TSVECTOR})",
+        # the SQLite index's order, NULLs last (PostgreSQL puts them first in DESC unless told)
+        "CREATE INDEX IF NOT EXISTS ix_sounds_search_order ON sounds (usage_count DESC NULLS LAST, id)",
+    ),
 }
 # names that are the full-text indexes' own: schema comparisons skip them (tests/test_migrations.py)
 NAMES = frozenset(
-    {"ix_hooks_fts", "ix_sounds_fts", "ix_sounds_search_order"}
+    {"ix_hooks_fts", "ix_hooks_fts_pairs", "ix_hooks_rank_text", "ix_sounds_fts", "ix_sounds_search_order"}
     | {f"{t}_fts{s}" for t in ("hooks", "sounds") for s in ("", "_data", "_idx", "_docsize", "_config")}
 )
 

@@ -30,6 +30,9 @@ class Hook(Base):
         Index("ix_hooks_language_rank", "language", "rank_score", "seq", "published_at", "views"),
         Index("ix_hooks_hook_type_rank", "hook_type", "rank_score", "seq", "published_at", "views"),
         Index("ix_hooks_category_rank", "category", "rank_score", "seq", "published_at", "views"),
+        Index(
+            "ix_hooks_visual_hook_type_rank", "visual_hook_type", "rank_score", "seq", "published_at", "views"
+        ),
         Index("ix_hooks_text_key", "text_key"),
         Index("ix_hooks_creator_id", "creator_id"),
     )

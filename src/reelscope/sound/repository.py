@@ -18,7 +18,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from reelscope.analysis import hooks as analysis_hooks
 from reelscope.catalog import reads as catalog_reads
 from reelscope.models import Creator, Sound, SoundResolution, SoundUsage, Video
-from reelscope.models.fulltext import SOUND_TSVECTOR
+from reelscope.models.fulltext import SOUND_FIELDS, SOUND_TSVECTOR
 
 _SOUND_COLUMNS = (
     Sound.id,
@@ -123,19 +123,29 @@ def _like(pattern: str) -> str:
 
 def _full_text(dialect: str, words: list[str], *, in_order: bool = False) -> ColumnElement[bool]:
     """Sounds whose title, owner handle or owner nickname has a word starting with each of ``words``,
-    through the full-text index (models/fulltext.py). ``in_order`` (SQLite): test membership while
-    walking the search-order index rather than fetching and sorting every match (a common word)."""
+    through the full-text index (models/fulltext.py). ``in_order``: test each row while walking the
+    search-order index rather than fetching and sorting every match (a common word): on SQLite a
+    membership test in the match list, on PostgreSQL a regular expression (a word begins after the
+    start or a character that is not a letter or digit, as the full-text parser splits words)."""
     if dialect == "postgresql":
+        if in_order:
+            fields: ColumnElement[Any] = literal_column(SOUND_FIELDS.replace("coalesce(", "coalesce(sounds."))
+            return and_(*(fields.regexp_match(f"(^|[^[:alnum:]]){w}") for w in words))
         vector: ColumnElement[Any] = literal_column(SOUND_TSVECTOR.replace("coalesce(", "coalesce(sounds."))
         query = " & ".join(f"{w}:*" for w in words)  # words are letters and digits only
         return vector.op("@@")(func.to_tsquery(literal_column("'simple'"), query))
-    match = " ".join(f'"{w}"*' for w in words)
-    found = text("SELECT rowid FROM sounds_fts WHERE sounds_fts MATCH :match").bindparams(match=match)
+    found = text("SELECT rowid FROM sounds_fts WHERE sounds_fts MATCH :match").bindparams(match=_match(words))
     rowid: ColumnElement[Any] = literal_column("+sounds.rowid" if in_order else "sounds.rowid")
     return rowid.in_(found.columns(literal_column("rowid")))
 
 
-# more matches than this are paged by walking ix_sounds_search_order (SQLite)
+def _match(words: list[str]) -> str:
+    return " ".join(f'"{w}"*' for w in words)
+
+
+# matches are counted up to this many (past it, up to the page asked for): §8.3 lets a list's total be
+# too low, and clients follow has_next_page. This many or more are paged by walking
+# ix_sounds_search_order instead of sorting them all.
 _MANY = 5000
 
 
@@ -146,24 +156,34 @@ async def search(
 
     A query with a word of 3+ letters or digits is full-text: each of its words begins a word of those
     fields ("sabrina carp" finds "Sabrina Carpenter"), case and punctuation ignored. A shorter one
-    ("o", "_") is a case-insensitive substring scan, LIKE's wildcards taken literally.
+    ("o", "_") is a case-insensitive substring scan, LIKE's wildcards taken literally. The total counts
+    the matches up to ``_MANY`` (or just past the page asked for, if that is further).
     """
     dialect = session.get_bind().dialect.name
     words = analysis_hooks.words(q)
+    up_to = max(_MANY, offset + limit + 1)
+    # most used first, NULLs last: on PostgreSQL written as ix_sounds_search_order has it
     order: tuple[Any, ...] = (Sound.usage_count.is_(None), Sound.usage_count.desc(), Sound.id)
+    if dialect == "postgresql":
+        order = (Sound.usage_count.desc().nulls_last(), Sound.id)
+        # a plan for this query's words (a generic one, after five runs of the same statement, does not
+        # know whether they match ten sounds or half the catalog), without parallel workers (starting
+        # them costs more than these bounded reads gain); for this transaction, a GET's
+        settings = {"plan_cache_mode": "force_custom_plan", "max_parallel_workers_per_gather": "0"}
+        await session.execute(select(*(func.set_config(k, v, True) for k, v in settings.items())))
     if any(len(word) >= 3 for word in words):
         matches = _full_text(dialect, words)
         if dialect == "sqlite":  # every indexed row is a sound: count the matches in the index alone
-            counted = text("SELECT count(*) FROM sounds_fts WHERE sounds_fts MATCH :match")
-            match = " ".join(f'"{w}"*' for w in words)
-            total = (await session.execute(counted.bindparams(match=match))).scalar_one()
+            counted = text(
+                "SELECT count(*) FROM (SELECT 1 FROM sounds_fts WHERE sounds_fts MATCH :match LIMIT :n)"
+            )
+            total = (await session.execute(counted.bindparams(match=_match(words), n=up_to))).scalar_one()
         else:
-            total = (
-                await session.execute(select(func.count()).select_from(Sound).where(matches))
-            ).scalar_one()
-        if dialect == "sqlite" and total > _MANY:
+            total = await _count(session, matches, up_to)
+        if total >= _MANY:
             matches = _full_text(dialect, words, in_order=True)
-            order = (Sound.usage_count.desc(), Sound.id)  # the same order on SQLite: NULLs sort last
+            if dialect == "sqlite":
+                order = (Sound.usage_count.desc(), Sound.id)  # the index's order: NULLs sort last
     else:
         pattern = _like(q)
         matches = or_(
@@ -172,7 +192,7 @@ async def search(
                 for column in (Sound.title, Sound.owner_handle, Sound.owner_nickname)
             )
         )
-        total = (await session.execute(select(func.count()).select_from(Sound).where(matches))).scalar_one()
+        total = await _count(session, matches, up_to)
     # the page's sounds first, from the sounds table alone; then the video counts of those only
     page = [
         row[0]
@@ -185,6 +205,11 @@ async def search(
     stmt, _ = _with_counts(now, inner=False, videos=Video.sound_id.in_(page))
     rows = (await session.execute(stmt.where(Sound.id.in_(page)).order_by(*order))).all()
     return rows, int(total)
+
+
+async def _count(session: AsyncSession, matches: ColumnElement[bool], up_to: int) -> int:
+    capped = select(literal(1)).select_from(Sound).where(matches).limit(up_to).subquery()
+    return int((await session.execute(select(func.count()).select_from(capped))).scalar_one())
 
 
 async def trending(
