@@ -16,22 +16,14 @@ from pathlib import Path
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from reelscope.catalog import collection
-from reelscope.collectors.sandbox import SandboxConnector
 from reelscope.kit.clock import ManualClock
 from reelscope.kit.db import Base, create_database
-from reelscope.kit.platforms import Platform
 from reelscope.trend import service as trend_service
+from tests.catalog_builders import SEED, TikTokSandbox
 
-SEED = 20240601
 # the catalog's "now": a US evening run of 2026-11-19 (19:00 New York = 00:00 UTC on the 20th)
 BUILT_AT = datetime(2026, 11, 20, 0, 0, tzinfo=UTC)
 DAYS = 9
-
-
-class TikTokSandbox(SandboxConnector):
-    """The sandbox world, collected from one platform."""
-
-    platforms = frozenset({Platform.TIKTOK})
 
 
 async def _build(path: Path) -> None:
