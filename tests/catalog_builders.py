@@ -20,6 +20,13 @@ from reelscope.runtime import Runtime
 SEED = 20240601
 
 
+class TikTokSandbox(SandboxConnector):
+    """The sandbox world collected from one platform: a third of the videos, for tests whose point holds
+    on any amount of them (each platform's videos are generated the same way, ADR 0007)."""
+
+    platforms = frozenset({Platform.TIKTOK})
+
+
 def video(
     external_id: str,
     published_at: datetime,
@@ -56,13 +63,16 @@ async def ingest(runtime: Runtime, *records: VideoRecord, found_at: datetime | N
         await catalog_service.ingest_videos(session, list(records), found_at=found_at)
 
 
-async def collect_sandbox(runtime: Runtime, clock: ManualClock, days: float) -> None:
-    """The sandbox world's videos posted in the last ``days``, found within the hour of their window."""
-    await _collect(runtime.db, clock, days)
+async def collect_sandbox(
+    runtime: Runtime, clock: ManualClock, days: float, *, tiktok_only: bool = False
+) -> None:
+    """The sandbox world's videos posted in the last ``days``, found within the hour of their window
+    (``tiktok_only``: those of TikTok alone)."""
+    await _collect(runtime.db, clock, days, tiktok_only=tiktok_only)
 
 
-async def _collect(db: Database, clock: ManualClock, days: float) -> None:
-    connector = SandboxConnector(clock, seed=SEED)
+async def _collect(db: Database, clock: ManualClock, days: float, *, tiktok_only: bool = False) -> None:
+    connector = (TikTokSandbox if tiktok_only else SandboxConnector)(clock, seed=SEED)
     now = clock.now()
     await collection.collect(db, [connector], clock, now - timedelta(days=days), now)
 

@@ -121,7 +121,8 @@ class TestIncrementalRollup:
         self, runtime: Runtime, clock: ManualClock
     ) -> None:
         clock.set(at("2026-11-20T12:00:00"))
-        await collect_sandbox(runtime, clock, days=10)
+        # ten days of TikTok's videos: more than the refresh window, so some days lie beyond it
+        await collect_sandbox(runtime, clock, days=10, tiktok_only=True)
         await hashtag_service.rollup(runtime.db, clock.now())
         clock.advance(timedelta(hours=2))
         connector = SandboxConnector(clock, seed=SEED)

@@ -19,10 +19,11 @@ from reelscope.trend import momentum as trend_momentum
 from reelscope.trend import runs as trend_runs
 from reelscope.trend import tasks as trend_tasks
 from reelscope.worker.context import TaskContext
-from tests.trend.sandbox_catalog import BUILT_AT, SEED, build_template, copy_to
+from tests.catalog_builders import SEED
+from tests.trend.sandbox_catalog import BUILT_AT, build_template, copy_to
 
 
-# built in 30-40 s; under pytest-xdist the module runs on one worker (tests/fixtures/scheduling.py)
+# built in some 10 s; under pytest-xdist the module runs on one worker (tests/fixtures/scheduling.py)
 @pytest.fixture(scope="session")
 def catalog_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     yield build_template(tmp_path_factory.mktemp("trend-catalog"))
