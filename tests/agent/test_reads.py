@@ -4,26 +4,22 @@ repeats, the analytics rows, checked against the run's own data."""
 from __future__ import annotations
 
 import math
-from collections.abc import AsyncIterator
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import pytest_asyncio
 
-from reelscope.config import Settings
-from reelscope.kit.clock import ManualClock
-from tests.agent.conftest import Get, Shared, creator, shared
-from tests.conftest import START, TeamKey
-from tests.fixtures.databases import PostgresDatabase, copy_sqlite
-from tests.fixtures.services import require_postgres
+from reelscope.worker.engine import JobEngine
+from tests.agent import shared
+from tests.agent.conftest import Get, creator
+from tests.conftest import TeamKey
 
-# every test here only reads one finished run of one agent: the run is made once per database and
-# module (some 5 s each), on one loop shared by the module's fixtures and tests. Under pytest-xdist the
-# module runs on one worker (tests/fixtures/scheduling.py), so each database's run is made once.
-pytestmark = [pytest.mark.both_databases, pytest.mark.asyncio(loop_scope="module")]
+# every test here only reads one finished run of one agent, made once per database (tests/agent/shared.py)
+pytestmark = [pytest.mark.both_databases, shared.MODULE_LOOP]
+backend, clock, settings, runtime = shared.backend, shared.clock, shared.settings, shared.runtime
+jobs, client, team = shared.jobs, shared.client, shared.team
 
 BROAD = {
     "keywords": ["sourdough", "running"],
@@ -33,51 +29,9 @@ BROAD = {
 }
 
 
-@pytest.fixture(scope="module")
-def backend(request: pytest.FixtureRequest) -> str:
-    return str(getattr(request, "param", "sqlite"))
-
-
-@pytest.fixture(scope="module")
-def clock() -> ManualClock:
-    return ManualClock(START)
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def settings(
-    backend: str,
-    tmp_path_factory: pytest.TempPathFactory,
-    sqlite_template: Path,
-    postgres_database: PostgresDatabase,
-) -> Settings:
-    directory = tmp_path_factory.mktemp("reads")
-    if backend == "sqlite":
-        url = copy_sqlite(sqlite_template, directory)
-    else:
-        require_postgres()
-        url = await postgres_database.fresh()
-    return Settings(data_dir=directory / "data", database_url=url, redis_url=None)
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def one(settings: Settings, clock: ManualClock) -> AsyncIterator[Shared]:
-    async with shared(settings, clock) as built:
-        yield built
-
-
-@pytest.fixture(scope="module")
-def client(one: Shared) -> httpx.AsyncClient:
-    return one.client
-
-
-@pytest.fixture(scope="module")
-def team(one: Shared) -> TeamKey:
-    return one.team
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def agent(one: Shared) -> dict[str, Any]:
-    return await creator(one.client)(one.team, **BROAD)
+async def agent(client: httpx.AsyncClient, jobs: JobEngine, team: TeamKey) -> dict[str, Any]:
+    return await creator(client)(team, **BROAD)
 
 
 async def every(get: Get, team: TeamKey, path: str, key: str, **params: Any) -> list[dict[str, Any]]:
