@@ -1,9 +1,9 @@
 """One runtime, client, job engine and team for a whole test module, per database: for modules whose tests
 only read what a module-scoped fixture made once (an agent's finished run takes some 5 s to make).
 
-A module imports these fixtures, overriding the function-scoped ones of tests/conftest.py and
-tests/fixtures/jobs.py of the same names, and marks its tests ``asyncio(loop_scope="module")`` so that they
-run on the loop the fixtures were built on. ``backend`` is module-scoped here, so pytest runs all of a
+A module takes these fixtures under their own names (``runtime = shared.runtime``, ...), overriding the
+function-scoped ones of tests/conftest.py and tests/fixtures/jobs.py, and marks its tests ``MODULE_LOOP``
+so that they run on the loop the fixtures were built on. ``backend`` is module-scoped here, so pytest runs all of a
 module's SQLite tests, then all of its PostgreSQL ones, each database built once. Under pytest-xdist such a
 module must be a group of tests/fixtures/scheduling.py: on one worker, each database is built once, and no
 other test empties the worker's PostgreSQL database between two of the module's tests.
@@ -43,7 +43,8 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture(scope="module")
-def clock() -> ManualClock:
+def clock(backend: str) -> ManualClock:
+    """One per database, as the runtime: a test that advances it moves only its own database's time."""
     return ManualClock(START)
 
 
