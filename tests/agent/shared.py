@@ -1,12 +1,12 @@
 """One runtime, client, job engine and team for a whole test module, per database: for modules whose tests
-only read what a module-scoped fixture made once (an agent's finished run takes some 5 s to make).
+only read what a module-scoped fixture made once (an agent run takes seconds to make).
 
 A module takes these fixtures under their own names (``runtime = shared.runtime``, ...), overriding the
 function-scoped ones of tests/conftest.py and tests/fixtures/jobs.py, and marks its tests ``MODULE_LOOP``
-so that they run on the loop the fixtures were built on. ``backend`` is module-scoped here, so pytest runs all of a
-module's SQLite tests, then all of its PostgreSQL ones, each database built once. Under pytest-xdist such a
-module must be a group of tests/fixtures/scheduling.py: on one worker, each database is built once, and no
-other test empties the worker's PostgreSQL database between two of the module's tests.
+so that they run on the loop the fixtures were built on. ``backend`` is module-scoped here, so pytest runs
+all of a module's SQLite tests, then all of its PostgreSQL ones, each database built once. Under
+pytest-xdist such a module must be a group of tests/fixtures/scheduling.py: on one worker, each database is
+built once, and no other test empties the worker's PostgreSQL database between two of the module's tests.
 
 Function-scoped fixtures built on these (``get``, ``create_agent``) work as before. ``make_team`` is
 module-scoped too, so that the names it gives stay unique in the module's database; a team it adds is one
