@@ -26,6 +26,12 @@ CreateAgent = Callable[..., Awaitable[dict[str, Any]]]
 
 @pytest.fixture
 def create_agent(client: httpx.AsyncClient, jobs: JobEngine) -> CreateAgent:
+    return creator(client)
+
+
+def creator(client: httpx.AsyncClient) -> CreateAgent:
+    """POST /v1/agents (the run happens as the job engine bound to the client's runtime runs jobs)."""
+
     async def create(team: TeamKey, **fields: Any) -> dict[str, Any]:
         body = {**ONE_SHOT, **fields}
         response = await client.post("/v1/agents", json=body, headers=team.headers)

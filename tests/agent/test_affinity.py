@@ -8,19 +8,26 @@ from typing import Any
 
 import httpx
 import pytest
+import pytest_asyncio
 
 from reelscope.analysis.themes import GENERIC_TAGS
-from tests.agent.conftest import CreateAgent, Get
+from reelscope.worker.engine import JobEngine
+from tests.agent import shared
+from tests.agent.conftest import Get, creator
 from tests.conftest import MakeTeam, TeamKey
 
-pytestmark = pytest.mark.both_databases
+# every test here reads one finished run of one agent, made once per database (tests/agent/shared.py);
+# the other teams two of them add see nothing of it
+pytestmark = [pytest.mark.both_databases, shared.MODULE_LOOP]
+backend, clock, settings, runtime = shared.backend, shared.clock, shared.settings, shared.runtime
+jobs, client, team, make_team = shared.jobs, shared.client, shared.team, shared.make_team
 
 TWO_GENRES = {"keywords": ["sourdough", "running"], "platforms": ["tiktok"]}
 
 
-@pytest.fixture
-async def agent(create_agent: CreateAgent, team: TeamKey) -> dict[str, Any]:
-    return await create_agent(team, **TWO_GENRES)
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def agent(client: httpx.AsyncClient, jobs: JobEngine, team: TeamKey) -> dict[str, Any]:
+    return await creator(client)(team, **TWO_GENRES)
 
 
 async def videos_of(get: Get, team: TeamKey, agent_id: str) -> list[dict[str, Any]]:

@@ -5,26 +5,40 @@ recurring agent whose themes keep their ``stable_key`` over three runs on the ma
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import httpx
 import pytest
+import pytest_asyncio
 
 from reelscope.kit.clock import ManualClock
 from reelscope.worker.context import TaskContext
 from reelscope.worker.dispatcher import dispatch_once
-from tests.agent.conftest import CreateAgent, Get
+from reelscope.worker.engine import JobEngine
+from tests.agent import shared
+from tests.agent.conftest import CreateAgent, Get, creator
 from tests.conftest import MakeTeam, TeamKey
 
-pytestmark = pytest.mark.both_databases
+# one runtime per database for the module (tests/agent/shared.py): three tests read one one-shot agent's
+# run, the others make their own agents. Only TestRecurringTrends advances the clock (its own agent's
+# dates); TestLegacyPaths, after it, compares two reads made at one moment.
+pytestmark = [pytest.mark.both_databases, shared.MODULE_LOOP]
+backend, clock, settings, runtime = shared.backend, shared.clock, shared.settings, shared.runtime
+jobs, client, team, make_team = shared.jobs, shared.client, shared.team, shared.make_team
 
 SMALL = {"keywords": ["sourdough"], "platforms": ["tiktok"]}
 
 
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def small(client: httpx.AsyncClient, jobs: JobEngine, team: TeamKey) -> dict[str, Any]:
+    return await creator(client)(team, **SMALL)
+
+
 class TestAnalysis:
     async def test_latest_and_history_of_a_one_shot_run(
-        self, create_agent: CreateAgent, get: Get, team: TeamKey
+        self, get: Get, team: TeamKey, small: dict[str, Any]
     ) -> None:
-        agent = await create_agent(team, **SMALL)
+        agent = small
         path = f"/v1/agents/{agent['id']}"
         latest = await get(team, f"{path}/analysis/latest")
         assert latest["run_id"] == agent["run_id"] and latest["status"] == "completed"
@@ -65,9 +79,9 @@ class TestAnalysis:
         assert trends["data"] == [] and trends["pagination"]["total"] == 0
 
     async def test_another_teams_agent_and_bad_parameters(
-        self, client: httpx.AsyncClient, create_agent: CreateAgent, make_team: MakeTeam, team: TeamKey
+        self, client: httpx.AsyncClient, make_team: MakeTeam, team: TeamKey, small: dict[str, Any]
     ) -> None:
-        agent = await create_agent(team, **SMALL)
+        agent = small
         other = await make_team()
         for sub in ("analysis/latest", "analysis", "trends/latest", "trends"):
             response = await client.get(f"/v1/agents/{agent['id']}/{sub}", headers=other.headers)
@@ -140,10 +154,10 @@ class TestRecurringTrends:
 
 class TestLegacyPaths:
     async def test_orbit_and_comet_read_the_same_trends_and_analysis(
-        self, client: httpx.AsyncClient, create_agent: CreateAgent, get: Get, team: TeamKey
+        self, client: httpx.AsyncClient, team: TeamKey, small: dict[str, Any]
     ) -> None:
         """§4.5: the legacy reads map to the agent's, with the deprecation headers."""
-        agent = await create_agent(team, **SMALL)
+        agent = small
         for kind in ("orbit", "comet"):
             for sub in ("trends/latest", "trends", "analysis/latest"):
                 legacy = await client.get(f"/v1/{kind}/{agent['id']}/{sub}", headers=team.headers)

@@ -3,23 +3,36 @@ coverage counts, exact pagination.total; $0.25, free with Data Intelligence."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 import pytest
+import pytest_asyncio
 
 from reelscope.analysis.hooks import HOOK_TYPES
-from tests.agent.conftest import CreateAgent
+from reelscope.worker.engine import JobEngine
+from tests.agent import shared
+from tests.agent.conftest import CreateAgent, creator
 from tests.conftest import TeamKey
 
-pytestmark = pytest.mark.both_databases
+# one runtime per database for the module (tests/agent/shared.py): two tests read one agent's run
+pytestmark = [pytest.mark.both_databases, shared.MODULE_LOOP]
+backend, clock, settings, runtime = shared.backend, shared.clock, shared.settings, shared.runtime
+jobs, client, team = shared.jobs, shared.client, shared.team
 
 SMALL = {"keywords": ["sourdough"], "platforms": ["tiktok"]}
 
 
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def small(client: httpx.AsyncClient, jobs: JobEngine, team: TeamKey) -> dict[str, Any]:
+    return await creator(client)(team, **SMALL)
+
+
 class TestAgentHooks:
     async def test_ranked_each_video_once_with_coverage_and_billed(
-        self, client: httpx.AsyncClient, create_agent: CreateAgent, team: TeamKey
+        self, client: httpx.AsyncClient, team: TeamKey, small: dict[str, Any]
     ) -> None:
-        agent = await create_agent(team, **SMALL)
+        agent = small
         path = f"/v1/agents/{agent['id']}/hooks"
         response = await client.get(path, params={"limit": 100}, headers=team.headers)
         assert response.status_code == 200, response.text
@@ -52,9 +65,9 @@ class TestAgentHooks:
         assert response.status_code == 200 and response.headers["X-Cost"] == "0.00"
 
     async def test_errors_are_free(
-        self, client: httpx.AsyncClient, create_agent: CreateAgent, team: TeamKey
+        self, client: httpx.AsyncClient, team: TeamKey, small: dict[str, Any]
     ) -> None:
-        agent = await create_agent(team, **SMALL)
+        agent = small
         path = f"/v1/agents/{agent['id']}/hooks"
         response = await client.get(path, params={"hook_type": "shouting"}, headers=team.headers)
         assert response.status_code == 400 and response.json()["code"] == "validation_error"

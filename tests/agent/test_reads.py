@@ -9,11 +9,17 @@ from typing import Any
 
 import httpx
 import pytest
+import pytest_asyncio
 
-from tests.agent.conftest import CreateAgent, Get
+from reelscope.worker.engine import JobEngine
+from tests.agent import shared
+from tests.agent.conftest import Get, creator
 from tests.conftest import TeamKey
 
-pytestmark = pytest.mark.both_databases
+# every test here only reads one finished run of one agent, made once per database (tests/agent/shared.py)
+pytestmark = [pytest.mark.both_databases, shared.MODULE_LOOP]
+backend, clock, settings, runtime = shared.backend, shared.clock, shared.settings, shared.runtime
+jobs, client, team = shared.jobs, shared.client, shared.team
 
 BROAD = {
     "keywords": ["sourdough", "running"],
@@ -23,9 +29,9 @@ BROAD = {
 }
 
 
-@pytest.fixture
-async def agent(create_agent: CreateAgent, team: TeamKey) -> dict[str, Any]:
-    return await create_agent(team, **BROAD)
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def agent(client: httpx.AsyncClient, jobs: JobEngine, team: TeamKey) -> dict[str, Any]:
+    return await creator(client)(team, **BROAD)
 
 
 async def every(get: Get, team: TeamKey, path: str, key: str, **params: Any) -> list[dict[str, Any]]:
