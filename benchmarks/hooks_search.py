@@ -680,7 +680,7 @@ def write_markdown(result: dict[str, Any]) -> None:
         "Sequential queries in one process (after 10 unmeasured ones of each read, to warm the caches) on a",
         "shared 2-CPU machine whose other work (niced test runs,",
         "their PostgreSQL backends) competes for the CPUs: see the loads above. Sound search's total counts",
-        "matches up to 5,000 (§8.3 lets it be low). The accuracy is optimistic: the cues of",
+        "matches up to 5,000 (a departure from §8.3, ADR 0035). The accuracy is optimistic: the cues of",
         "analysis/hooks.py were written knowing the sandbox's templates.",
         "",
     ]
