@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from fastapi.routing import APIRoute
 
 from reelscope.api import FAMILIES
@@ -58,3 +59,12 @@ class TestFlatRoutes:
             assert app_route.tags == family_route.tags
             assert app_route.openapi_extra == family_route.openapi_extra
             assert set(app_route.responses) == {*family_route.responses, *CONTRACT_ERRORS}
+
+    def test_apps_share_the_routes_and_refuse_dependency_overrides(self) -> None:
+        # built once per process (ADR 0036): a second app gets the very same route objects, and since
+        # they belong to no app, an override could not reach them: setting one fails instead
+        first, second = create_app(), create_app()
+        v1 = [r for r in first.routes if isinstance(r, APIRoute) and r.path.startswith("/v1/")]
+        assert all(any(r is other for other in second.routes) for r in v1)
+        with pytest.raises(TypeError):
+            second.dependency_overrides[_sample_path] = _sample_path

@@ -65,3 +65,44 @@ async def test_many_matches_walk_the_search_order_index(
         response = await client.get("/v1/sounds/search", params={"q": q}, headers=team.headers)
         assert ids(response) == [getattr(catalog, expected)], q
         assert response.json()["pagination"]["total"] == 1
+
+
+@pytest.mark.parametrize("many", [3, 100], ids=["capped", "exact"])
+async def test_a_pager_following_the_total_sees_every_match_once(
+    client: httpx.AsyncClient,
+    team: TeamKey,
+    runtime: Runtime,
+    clock: ManualClock,
+    monkeypatch: pytest.MonkeyPatch,
+    many: int,
+) -> None:
+    """Past ``_MANY`` matches the total is a lower bound (ADR 0035's departure from §8.3), always beyond
+    the page asked for: paging one at a time while ``has_next_page`` holds still reaches every match,
+    most used first, none twice; under it the total is exact."""
+    anthems = [
+        replace(ESPRESSO, external_id=f"s-anthem-{n}", title=f"Stadium anthem {n}", usage_count=100 - n)
+        for n in range(7)
+    ]
+    async with runtime.db.transaction() as session:
+        await catalog_service.ingest_sounds(session, anthems, clock.now())
+    monkeypatch.setattr(sound_repository, "_MANY", many)
+    seen: list[str] = []
+    totals: list[int] = []
+    for page in range(1, 20):
+        response = await client.get(
+            "/v1/sounds/search", params={"q": "anthem", "limit": 1, "page": page}, headers=team.headers
+        )
+        body = response.json()
+        seen += ids(response)
+        totals.append(body["pagination"]["total"])
+        if not body["pagination"]["has_next_page"]:
+            break
+    titles = [
+        (await client.get(f"/v1/sounds/{sound_id}", headers=team.headers)).json()["data"]["title"]
+        for sound_id in seen
+    ]
+    assert titles == [f"Stadium anthem {n}" for n in range(7)]
+    if many == 3:
+        assert totals[0] == 3 and totals[-1] == 7  # a lower bound that grows as the pager goes on
+    else:
+        assert set(totals) == {7}
