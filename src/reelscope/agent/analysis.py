@@ -4,7 +4,7 @@
 A run's videos are those the agent had linked by the run's end and that were posted in the run's
 window (the 30 days it searched). The agent's baseline is every video it had linked by then. The run's
 themes are stored as one trend batch (``agent_trends``, batch end = the run's completion), each row with
-the ids of the theme's videos (``member_ids`` in ``data``, not served); a theme keeps the ``stable_key``
+the ids of the theme's videos (``member_ids``, not served); a theme keeps the ``stable_key``
 of the earlier theme whose videos, else whose top terms, it shares, and its status compares its video
 count with the previous batch's.
 """
@@ -75,11 +75,8 @@ async def analyse_run(
                 status=built.statuses[theme.stable_key],
                 video_count=len(theme.members),
                 terms=theme.terms,
-                data={
-                    **reports.theme_object(theme),
-                    "stats": theme.stats,
-                    "member_ids": [d.id for d in theme.members],
-                },
+                data={**reports.theme_object(theme), "stats": theme.stats},
+                member_ids=[d.id for d in theme.members],
             )
         )
     themes = built.theme_objects()
@@ -103,7 +100,6 @@ async def analyse_run(
 def trend_object(row: AgentTrend) -> dict[str, Any]:
     data = dict(row.data)
     stats = data.pop("stats", {})
-    data.pop("member_ids", None)  # kept for matching later runs' themes, not served
     return {
         **data,
         "status": row.status,

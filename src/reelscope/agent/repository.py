@@ -478,7 +478,7 @@ async def earlier_themes(
     for row_id, key, terms in rows:
         newest.setdefault(key, (row_id, list(terms)))
     found = await session.execute(
-        select(AgentTrend.id, AgentTrend.data["member_ids"]).where(
+        select(AgentTrend.id, AgentTrend.member_ids).where(
             AgentTrend.id.in_([row_id for row_id, _ in newest.values()])
         )
     )

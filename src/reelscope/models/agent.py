@@ -245,9 +245,11 @@ class AgentTrend(Base):
     video_count: Mapped[int] = mapped_column(Integer)
     # the theme's top terms, which later runs match to keep its stable_key
     terms: Mapped[list[str]] = mapped_column(JSON)
-    # the §6.3 theme object plus its engagement stats and, not served, ``member_ids`` (the theme's video
-    # ids, which later runs match first to keep its stable_key)
+    # the §6.3 theme object plus its engagement stats
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # the theme's video ids, which later runs match first to keep its stable_key (ADR 0032); not served,
+    # so the reads of trends never load it; null for themes stored before it was kept
+    member_ids: Mapped[list[str] | None] = mapped_column(JSON, deferred=True)
 
 
 class AgentChange(Base):
