@@ -151,9 +151,8 @@ class TeamKey:
 MakeTeam = Callable[..., Awaitable[TeamKey]]
 
 
-@pytest.fixture
-def make_team(runtime: Runtime, clock: ManualClock) -> MakeTeam:
-    """Create a team with a balance and one key, as the admin CLI would."""
+def team_maker(runtime: Runtime, clock: ManualClock) -> MakeTeam:
+    """Teams with a balance and one key each, as the admin CLI makes them, named team-1, team-2, ..."""
     counter = iter(range(1, 10_000))
 
     async def make(credits: int = 1000, *, name: str | None = None, scope: str = "full") -> TeamKey:
@@ -164,6 +163,12 @@ def make_team(runtime: Runtime, clock: ManualClock) -> MakeTeam:
         return TeamKey(team_id=team.id, key_id=issued.key.id, api_key=issued.api_key, name=team_name)
 
     return make
+
+
+@pytest.fixture
+def make_team(runtime: Runtime, clock: ManualClock) -> MakeTeam:
+    """Create a team with a balance and one key, as the admin CLI would."""
+    return team_maker(runtime, clock)
 
 
 @pytest.fixture

@@ -17,20 +17,18 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from itertools import count
 from pathlib import Path
 
 import httpx
 import pytest
 import pytest_asyncio
 
-from reelscope.auth import service as auth_service
 from reelscope.config import Settings
 from reelscope.kit.clock import ManualClock
 from reelscope.main import create_app
 from reelscope.runtime import Runtime, build_runtime
 from reelscope.worker.engine import JobEngine
-from tests.conftest import START, MakeTeam, TeamKey
+from tests.conftest import START, MakeTeam, TeamKey, team_maker
 from tests.fixtures.databases import PostgresDatabase, copy_sqlite
 from tests.fixtures.services import require_postgres
 
@@ -88,25 +86,14 @@ async def client(runtime: Runtime, jobs: JobEngine) -> AsyncIterator[httpx.Async
         yield http
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def team(runtime: Runtime, clock: ManualClock) -> TeamKey:
-    """As tests/conftest.py's ``make_team()`` (named apart from the teams ``make_team`` adds)."""
-    async with runtime.db.transaction() as session:
-        made = await auth_service.create_team(session, "module-team", 1000, clock.now())
-        issued = await auth_service.issue_key(session, made, clock.now(), "full")
-    return TeamKey(team_id=made.id, key_id=issued.key.id, api_key=issued.api_key, name="module-team")
-
-
 @pytest.fixture(scope="module")
 def make_team(runtime: Runtime, clock: ManualClock) -> MakeTeam:
     """tests/conftest.py's ``make_team``, numbering its teams through the whole module."""
-    counter = count(1)
+    return team_maker(runtime, clock)
 
-    async def make(credits: int = 1000, *, name: str | None = None, scope: str = "full") -> TeamKey:
-        team_name = name or f"team-{next(counter)}"
-        async with runtime.db.transaction() as session:
-            made = await auth_service.create_team(session, team_name, credits, clock.now())
-            issued = await auth_service.issue_key(session, made, clock.now(), scope)
-        return TeamKey(team_id=made.id, key_id=issued.key.id, api_key=issued.api_key, name=team_name)
 
-    return make
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def team(runtime: Runtime, clock: ManualClock) -> TeamKey:
+    """As tests/conftest.py's ``team`` (named apart from the teams ``make_team`` adds); a module may
+    take this fixture without the module's ``make_team``."""
+    return await team_maker(runtime, clock)(name="module-team")
