@@ -48,6 +48,17 @@ class TestReadSessions:
         async with db.transaction(write=False) as session:
             assert (await session.execute(text("SELECT value FROM things"))).scalar_one() == 5
 
+    async def test_the_first_read_of_a_new_database_runs_outside_a_transaction(self, db: Database) -> None:
+        # a request's read session is used without begin(); on a SQLite file the engine's first connection
+        # is made by it (kit/sqlite_inline.FirstConnect), later ones are not
+        for _ in range(2):
+            session = db.read()
+            try:
+                assert (await session.execute(text("SELECT value FROM things"))).scalar_one() == 1
+                assert await session.scalar(text("SELECT count(*) FROM things")) == 1
+            finally:
+                await session.close()
+
 
 class TestWriteNow:
     async def test_meeting_another_writer_raises_at_once_and_writes_nothing(
@@ -87,3 +98,22 @@ class TestWriteNow:
 def test_sqlite_file_databases_get_every_factory(tmp_path: Path) -> None:
     db = create_database(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}")
     assert db.write_now is not None and db.read_off_loop is not None and db.sqlite_file is not None
+
+
+async def test_a_hundred_read_sessions_open_at_once_never_wait_for_a_connection(tmp_path: Path) -> None:
+    # on a SQLite file a read runs on the loop's thread (ADR 0037): one that waited for a connection would
+    # stop the loop, so the readers' pool opens more than it keeps rather than wait
+    db = create_database(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}")
+    try:
+        async with db.transaction() as session:
+            await session.execute(text("CREATE TABLE things (value INTEGER)"))
+            await session.execute(text("INSERT INTO things VALUES (1)"))
+        sessions = [db.read() for _ in range(100)]
+        try:
+            values = [(await s.execute(text("SELECT value FROM things"))).scalar_one() for s in sessions]
+        finally:
+            for session in sessions:
+                await session.close()
+        assert values == [1] * 100
+    finally:
+        await db.dispose()

@@ -149,8 +149,10 @@ def create_database(url: str, *, echo: bool = False) -> Database:
         return Database(engine=engine, read=read_on_engine, write=write, fast=EngineFastReads(engine))
     inline_url = f"{sqlite_inline.NAME}:///{file}"
     # readers keep a busy timeout only for WAL-index recovery after a crash, the one time they wait
+    # a pool that never waits for a connection (beyond 32 idle ones it opens more, closed when given
+    # back): nothing under an inline read awaits, so its sessions need no greenlet (InlineSession)
     reader = create_async_engine(
-        inline_url, echo=echo, connect_args={"timeout": 5}, pool_size=32, max_overflow=32, pool_timeout=60
+        inline_url, echo=echo, connect_args={"timeout": 5}, pool_size=32, max_overflow=-1
     )
     # no BEGIN: each statement reads its own snapshot of the latest commit, as under PostgreSQL's
     # default READ COMMITTED, and nothing holds a WAL snapshot between a request's statements; SQLite
@@ -163,7 +165,12 @@ def create_database(url: str, *, echo: bool = False) -> Database:
     _configure_sqlite(now_writer, begin=_begin_on_driver)
     return Database(
         engine=engine,
-        read=async_sessionmaker(reader, expire_on_commit=False),
+        read=async_sessionmaker(
+            reader,
+            expire_on_commit=False,
+            class_=sqlite_inline.InlineSession,
+            first_connect=sqlite_inline.FirstConnect(reader),
+        ),
         write=write,
         fast=SqliteFastReads(file),
         read_off_loop=read_on_engine,

@@ -8,6 +8,10 @@ so a read transaction can run to completion on the loop's own thread; this diale
 ``AsyncSession`` do exactly that: it is the stock ``pysqlite`` dialect declared async, whose cursor
 runs each statement at once.
 
+``InlineSession`` goes one step further for those sessions (ADR 0037): SQLAlchemy's ``AsyncSession``
+runs each call of its synchronous ``Session`` in a new greenlet, so that the driver can hand control to
+the loop when it waits; on this dialect nothing ever waits, so it calls the ``Session`` directly.
+
 What must not run here: anything that can wait for SQLite's write lock on a busy timeout, which would
 stop the loop. ``kit/db.py`` uses this dialect for read sessions only: their connections are
 ``query_only`` (SQLite refuses writes) and keep a short busy timeout for the rare WAL-index recovery.
@@ -18,14 +22,18 @@ fails at once instead (``Database.write_now``).
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from sqlalchemy import pool
+from sqlalchemy import event, pool
 from sqlalchemy.dialects import registry
 from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 from sqlalchemy.engine import URL
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.util import greenlet_spawn
 
 NAME = "sqlite+inline"
+T = TypeVar("T")
 
 
 class InlineCursor(sqlite3.Cursor):
@@ -60,3 +68,57 @@ class InlineSQLiteDialect(SQLiteDialect_pysqlite):
 
 
 registry.register("sqlite.inline", __name__, "InlineSQLiteDialect")
+
+
+# what AsyncSession adds to every execution: results are fetched before the call returns
+_BUFFERED = {"prebuffer_rows": True}
+
+
+class FirstConnect:
+    """Whether an engine has made its first connection. That one runs the dialect's set-up under an
+    asyncio lock, which needs the greenlet; every later call of ``InlineSession`` needs none."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.done = False
+        event.listen(engine.sync_engine, "first_connect", self._seen)
+
+    def _seen(self, *_args: Any) -> None:
+        self.done = True
+
+
+class InlineSession(AsyncSession):
+    """An ``AsyncSession`` whose statements run on the ``Session`` at once, with no greenlet (ADR 0037).
+
+    Only for engines of this dialect whose pool never waits for a connection (``max_overflow=-1``): then
+    nothing under these calls awaits once the engine has connected (``FirstConnect``), and awaiting is
+    all the greenlet is for. The calls a read makes are overridden (``scalars`` goes through
+    ``execute``); any other keeps ``AsyncSession``'s greenlet, which works the same here, only slower."""
+
+    def __init__(self, *args: Any, first_connect: FirstConnect, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self._first_connect = first_connect
+
+    async def _run(self, call: Callable[..., T], *args: Any, **kw: Any) -> T:
+        if self._first_connect.done:
+            return call(*args, **kw)
+        return await greenlet_spawn(call, *args, **kw)
+
+    async def execute(self, statement: Any, params: Any = None, **kw: Any) -> Any:
+        kw["execution_options"] = {**kw.get("execution_options", {}), **_BUFFERED}
+        return await self._run(self.sync_session.execute, statement, params, **kw)
+
+    async def scalar(self, statement: Any, params: Any = None, **kw: Any) -> Any:
+        kw["execution_options"] = {**kw.get("execution_options", {}), **_BUFFERED}
+        return await self._run(self.sync_session.scalar, statement, params, **kw)
+
+    async def get(self, entity: Any, ident: Any, **kw: Any) -> Any:
+        return await self._run(self.sync_session.get, entity, ident, **kw)
+
+    async def get_one(self, entity: Any, ident: Any, **kw: Any) -> Any:
+        return await self._run(self.sync_session.get_one, entity, ident, **kw)
+
+    async def rollback(self) -> None:
+        await self._run(self.sync_session.rollback)
+
+    async def close(self) -> None:
+        await self._run(self.sync_session.close)
