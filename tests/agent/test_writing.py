@@ -14,6 +14,8 @@ import pytest
 import structlog
 from pydantic import SecretStr
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.pool import QueuePool
 
 from reelscope.agent import writing
 from reelscope.config import Settings
@@ -147,6 +149,28 @@ class TestReworded:
         )
         assert response.status_code == 200
         assert response.json()["data"]["reasoning"].startswith(PREFIX) and len(fake_llm.requests) == 1
+
+    @pytest.mark.both_databases
+    async def test_suggest_keywords_holds_no_connection_while_the_provider_answers(
+        self, client: httpx.AsyncClient, team: TeamKey, fake_llm: FakeLlm, runtime: Runtime
+    ) -> None:
+        """A provider may take up to its timeout: requests waiting on it must not hold the read pool's
+        connections (on PostgreSQL, forty of them would hold the whole pool)."""
+        bind = runtime.db.read().bind
+        assert isinstance(bind, AsyncEngine) and isinstance(bind.sync_engine.pool, QueuePool)
+        pool = bind.sync_engine.pool
+        held: list[int] = []
+
+        def respond(prompt: dict[str, Any]) -> tuple[int, bytes]:
+            held.append(pool.checkedout())
+            return completion(reworded(prompt))
+
+        fake_llm.respond = respond
+        response = await client.post(
+            SUGGEST, json={"intent": "underwater basket weaving"}, headers=team.headers
+        )
+        assert response.status_code == 200 and response.json()["data"]["reasoning"].startswith(PREFIX)
+        assert held == [0]
 
 
 def overview_with(number: str) -> Callable[[dict[str, Any]], tuple[int, bytes]]:

@@ -36,6 +36,18 @@ def seeds_of(intent: str | None, given: list[str]) -> list[str]:
 async def suggest(
     session: AsyncSession, body: SuggestKeywords, now: datetime, settings: Settings
 ) -> KeywordSuggestion:
+    """The suggestion read from the catalog, then its reasoning reworded by the LLM if one is configured.
+    The session is closed between the two: a provider may take seconds to answer (up to its timeout),
+    and a request waiting on it must not hold one of the pool's connections meanwhile (on PostgreSQL,
+    forty such requests would hold the whole pool). A read session; the contract's own close after the
+    endpoint then finds nothing to do."""
+    local = await _from_catalog(session, body, now)
+    await session.close()
+    async with llm_client.open_client(settings) as llm:
+        return await writing.reword_reasoning(llm, local)
+
+
+async def _from_catalog(session: AsyncSession, body: SuggestKeywords, now: datetime) -> KeywordSuggestion:
     seeds = seeds_of(body.intent, body.keywords)
     since, week, prev_week = now - WINDOW, now - WEEK, now - 2 * WEEK
     seed_rows = (await session.execute(select(Hashtag.id, Hashtag.key).where(Hashtag.key.in_(seeds)))).all()
@@ -102,7 +114,7 @@ async def suggest(
         given=[normalize_hashtag(k) for k in body.keywords],
         excluded=[normalize_hashtag(k) for k in body.exclude_keywords],
     )
-    local = KeywordSuggestion(
+    return KeywordSuggestion(
         mode=body.mode.value,
         keywords=found.keywords,
         exclude_keywords=found.exclude_keywords,
@@ -111,5 +123,3 @@ async def suggest(
         seed_video_count=seed_videos,
         candidates=found.candidates,
     )
-    async with llm_client.open_client(settings) as llm:
-        return await writing.reword_reasoning(llm, local)
