@@ -12,18 +12,15 @@ from reelscope.kit.errors import NotFound
 
 
 async def balance(session: AsyncSession, team_id: str) -> Balance:
-    team = await auth_repository.get_team(session, team_id)
-    if team is None:
+    found = await auth_repository.team_balance(session, team_id)
+    if found is None:
         raise NotFound("Team not found")
+    credits, below, amount, last_at = found
     auto = None
-    if team.auto_topup_below is not None and team.auto_topup_amount is not None:
-        auto = AutoTopUp(
-            below_credits=team.auto_topup_below,
-            amount_credits=team.auto_topup_amount,
-            last_top_up_at=iso(team.auto_topup_last_at),
-        )
+    if below is not None and amount is not None:
+        auto = AutoTopUp(below_credits=below, amount_credits=amount, last_top_up_at=iso(last_at))
     return Balance(
-        credits_remaining=team.credits,
-        balance_usd=billing_service.credits_to_usd(team.credits),
+        credits_remaining=credits,
+        balance_usd=billing_service.credits_to_usd(credits),
         auto_top_up=auto,
     )
