@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.exc import StatementError
 
 from reelscope.kit.db import Database, LockBusy, ReadOnlySession, create_database
@@ -115,5 +115,36 @@ async def test_a_hundred_read_sessions_open_at_once_never_wait_for_a_connection(
             for session in sessions:
                 await session.close()
         assert values == [1] * 100
+    finally:
+        await db.dispose()
+
+
+async def test_reads_go_on_after_a_failed_first_connection_and_after_dispose(tmp_path: Path) -> None:
+    # a read's first connection goes through SQLAlchemy's greenlet until one connection's set-up has
+    # succeeded on the current pool (kit/sqlite_inline.FirstConnect): neither a set-up that fails once
+    # (a locked file during WAL recovery) nor a disposed engine may leave every later read failing
+    db = create_database(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}")
+    reader = db.others[0].sync_engine
+    failures = iter([RuntimeError("the file is busy")])
+
+    def fail_once(*_args: object) -> None:
+        if (error := next(failures, None)) is not None:
+            raise error
+
+    event.listen(reader, "connect", fail_once, insert=True)  # before the others, as a PRAGMA would
+
+    async def read() -> int:
+        session = db.read()
+        try:
+            return int((await session.execute(text("SELECT 1"))).scalar_one())
+        finally:
+            await session.close()
+
+    try:
+        with pytest.raises(RuntimeError, match="busy"):
+            await read()
+        assert await read() == 1
+        await db.others[0].dispose()
+        assert await read() == 1
     finally:
         await db.dispose()

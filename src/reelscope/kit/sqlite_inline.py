@@ -30,7 +30,7 @@ from sqlalchemy.dialects import registry
 from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
-from sqlalchemy.util import greenlet_spawn
+from sqlalchemy.util import greenlet_spawn, immutabledict
 
 NAME = "sqlite+inline"
 T = TypeVar("T")
@@ -71,19 +71,33 @@ registry.register("sqlite.inline", __name__, "InlineSQLiteDialect")
 
 
 # what AsyncSession adds to every execution: results are fetched before the call returns
-_BUFFERED = {"prebuffer_rows": True}
+_BUFFERED = immutabledict({"prebuffer_rows": True})
+
+
+def _buffered(options: Any) -> Any:
+    """Execution options as ``AsyncSession`` passes them on: the caller's (if any) and ``_BUFFERED``."""
+    return immutabledict(options).union(_BUFFERED) if options else _BUFFERED
 
 
 class FirstConnect:
-    """Whether an engine has made its first connection. That one runs the dialect's set-up under an
-    asyncio lock, which needs the greenlet; every later call of ``InlineSession`` needs none."""
+    """Whether the engine's current pool has completed a connection. Until a connection's ``connect``
+    listeners (the dialect's set-up, the PRAGMAs of kit/db.py) have all run once without failing,
+    SQLAlchemy runs each new connection's listeners under an asyncio lock, which needs the greenlet;
+    after that no ``InlineSession`` call does. Registered after those listeners, so it runs last and
+    counts only a connection whose listeners all succeeded; tied to the pool, because a disposed
+    engine's new pool starts over."""
 
     def __init__(self, engine: AsyncEngine) -> None:
-        self.done = False
-        event.listen(engine.sync_engine, "first_connect", self._seen)
+        self._engine = engine.sync_engine
+        self._pool: object | None = None
+        event.listen(self._engine, "connect", self._connected)
 
-    def _seen(self, *_args: Any) -> None:
-        self.done = True
+    def _connected(self, *_args: Any) -> None:
+        self._pool = self._engine.pool
+
+    @property
+    def done(self) -> bool:
+        return self._pool is self._engine.pool
 
 
 class InlineSession(AsyncSession):
@@ -104,11 +118,11 @@ class InlineSession(AsyncSession):
         return await greenlet_spawn(call, *args, **kw)
 
     async def execute(self, statement: Any, params: Any = None, **kw: Any) -> Any:
-        kw["execution_options"] = {**kw.get("execution_options", {}), **_BUFFERED}
+        kw["execution_options"] = _buffered(kw.get("execution_options"))
         return await self._run(self.sync_session.execute, statement, params, **kw)
 
     async def scalar(self, statement: Any, params: Any = None, **kw: Any) -> Any:
-        kw["execution_options"] = {**kw.get("execution_options", {}), **_BUFFERED}
+        kw["execution_options"] = _buffered(kw.get("execution_options"))
         return await self._run(self.sync_session.scalar, statement, params, **kw)
 
     async def get(self, entity: Any, ident: Any, **kw: Any) -> Any:
