@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import httpx
+import pytest
 
 from reelscope.auth import service as auth_service
 from reelscope.billing import service as billing_service
@@ -23,6 +24,22 @@ class TestBalance:
         assert response.headers["X-Credits-Used"] == "0"
         assert "X-Credits-Remaining" not in response.headers
         assert "X-Balance-Remaining" not in response.headers
+
+    @pytest.mark.both_databases
+    async def test_a_balance_past_two_to_the_31_credits(
+        self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam, clock: ManualClock
+    ) -> None:
+        # $25M: 64-bit on both databases (migration 0016), charged and read back exactly
+        team = await make_team(2_000_000_000)
+        async with runtime.db.transaction() as session:
+            await billing_service.add_credits(session, team.team_id, 500_000_000, at=clock.now())
+        response = await client.get("/v1/account/balance", headers=team.headers)
+        assert response.json()["data"]["credits_remaining"] == 2_500_000_000
+        assert response.json()["data"]["balance_usd"] == 25_000_000.0
+        charged = await client.get("/v1/videos/digest", headers=team.headers)
+        assert charged.status_code == 200
+        remaining = int(charged.headers["X-Credits-Remaining"])
+        assert remaining == 2_500_000_000 - int(charged.headers["X-Credits-Used"]) and remaining > 2**31
 
     async def test_pooled_per_team_across_keys(
         self, client: httpx.AsyncClient, runtime: Runtime, team: TeamKey, clock: ManualClock

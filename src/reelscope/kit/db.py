@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import DateTime, Engine, MetaData, create_engine, event
+from sqlalchemy import BigInteger, DateTime, Engine, Integer, MetaData, create_engine, event
 from sqlalchemy.engine import Dialect, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
@@ -55,6 +55,11 @@ class UtcDateTime(TypeDecorator[datetime]):
         if value is None:
             return None
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+# credits and balances: 64-bit on both databases (SQLite's INTEGER already is; PostgreSQL's is 32-bit,
+# which a balance of $21.5M would overflow)
+Credits = BigInteger().with_variant(Integer(), "sqlite")
 
 
 class ReadOnlySession(Exception):
