@@ -23,23 +23,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import asyncpg
-import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from benchmarks.loadgen import measure
+from benchmarks.loadgen import cpu_seconds, measure, start_api
 from meta import machine
 
 from reelscope import models  # noqa: F401
@@ -82,42 +77,6 @@ async def _team(url: str) -> str:
         await db.dispose()
 
 
-def _serve(url: str, redis: str | None, data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    env = {**os.environ, "REELSCOPE_DATABASE_URL": url, "REELSCOPE_DATA_DIR": str(data_dir)}
-    env["REELSCOPE_LOG_LEVEL"] = "warning"
-    env.pop("REELSCOPE_REDIS_URL", None)
-    if redis:
-        env["REELSCOPE_REDIS_URL"] = redis
-    reelscope = Path(sys.executable).with_name("reelscope")
-    command = [str(reelscope), "api", "--host", "127.0.0.1", "--port", str(port)]
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(base + "/", timeout=1).status_code == 200:
-                return proc, base
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("the API did not start")
-
-
-def _cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU time of processes so far (Linux /proc); gone processes count nothing."""
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
-
-
 def _postgres_pids() -> list[int]:
     pids = []
     for entry in Path("/proc").iterdir():
@@ -135,14 +94,14 @@ def run_shape(name: str, url: str, redis: str | None, seconds: float, concurrenc
     paths = {"health": ("/", {}), "free_read": ("/v1/account/balance", {"Authorization": f"Bearer {key}"})}
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as data_dir:
-        server, base = _serve(url, redis, Path(data_dir))
+        server, base = start_api(url, Path(data_dir), redis)
         try:
             for label, (path, headers) in paths.items():
                 measure(base, path, headers, concurrency=concurrency, seconds=1)  # warm the pools
                 database = _postgres_pids() if url.startswith("postgresql") else []
-                before, db_before = _cpu_seconds([server.pid]), _cpu_seconds(database)
+                before, db_before = cpu_seconds(server.pid), cpu_seconds(*database)
                 result = measure(base, path, headers, concurrency=concurrency, seconds=seconds)
-                used, db_used = _cpu_seconds([server.pid]) - before, _cpu_seconds(database) - db_before
+                used, db_used = cpu_seconds(server.pid) - before, cpu_seconds(*database) - db_before
                 n = max(result.requests, 1)
                 out[label] = result.as_dict() | {
                     "api_cpu_ms_per_request": round(used / n * 1000, 3),

@@ -2,17 +2,25 @@
 
 ``measure(base, path, headers, concurrency, seconds)`` runs in a child process and returns latencies
 (ms) and the request rate. Used by the read-path and other benchmarks to compare an endpoint with
-``GET /`` on the same server in the same run.
+``GET /`` on the same server in the same run; ``start_api`` starts that server (``reelscope api``) and
+``cpu_seconds`` reads what a process has spent.
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import socket
 import statistics
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlsplit
+
+import httpx
 
 
 @dataclass(frozen=True)
@@ -113,3 +121,43 @@ def measure(
     result: LoadResult = queue.get(timeout=seconds + 120)
     proc.join(timeout=30)
     return result
+
+
+def start_api(
+    database_url: str, data_dir: Path, redis_url: str | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
+    """``reelscope api`` on a free port over ``database_url`` (with the Redis limiter if ``redis_url``),
+    logging warnings only; returns the process and its base URL once ``GET /`` answers."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    env = {**os.environ, "REELSCOPE_DATABASE_URL": database_url, "REELSCOPE_DATA_DIR": str(data_dir)}
+    env["REELSCOPE_LOG_LEVEL"] = "warning"
+    env.pop("REELSCOPE_REDIS_URL", None)
+    if redis_url:
+        env["REELSCOPE_REDIS_URL"] = redis_url
+    reelscope = Path(sys.executable).with_name("reelscope")
+    command = [str(reelscope), "api", "--host", "127.0.0.1", "--port", str(port)]
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(base + "/", timeout=1).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("the API did not start")
+
+
+def cpu_seconds(*pids: int) -> float:
+    """User + system CPU time of processes so far (Linux /proc); a process gone counts nothing."""
+    ticks = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")

@@ -28,7 +28,6 @@ import asyncio
 import json
 import os
 import platform
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -44,7 +43,7 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.loadgen import LoadResult, measure
+from benchmarks.loadgen import LoadResult, cpu_seconds, measure, start_api
 
 from reelscope import models  # noqa: F401
 from reelscope.auth import service as auth_service
@@ -224,37 +223,6 @@ async def prepare(path: Path, now: datetime) -> dict[str, Any]:
         await db.engine.dispose()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server(path: Path, port: int, data_dir: Path) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "REELSCOPE_DATABASE_URL": f"sqlite+aiosqlite:///{path}",
-        "REELSCOPE_DATA_DIR": str(data_dir),
-        "REELSCOPE_LOG_LEVEL": "warning",
-    }
-    env.pop("REELSCOPE_REDIS_URL", None)
-    reelscope = Path(sys.executable).with_name("reelscope")
-    proc = subprocess.Popen(
-        [str(reelscope), "api", "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("the API did not start")
-
-
 def cold(base: str, path: str, headers: dict[str, str]) -> dict[str, Any]:
     started = time.perf_counter()
     response = httpx.get(base + path, headers=headers, timeout=120)
@@ -265,12 +233,6 @@ def cold(base: str, path: str, headers: dict[str, str]) -> dict[str, Any]:
         "x_cost": response.headers.get("x-cost"),
         "items": len(response.json()["data"]) if response.status_code == 200 else None,
     }
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _commit() -> str:
@@ -308,8 +270,6 @@ def main() -> None:
         flush=True,
     )
 
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
     headers = {"Authorization": f"Bearer {prepared['api_key']}"}
     today = datetime.now(UTC).date()
     paths = {
@@ -318,16 +278,16 @@ def main() -> None:
         "performance_all_time": f"/v1/hashtags/{prepared['tag']}/performance",
     }
     with tempfile.TemporaryDirectory() as data_dir:
-        server = start_server(path, port, Path(data_dir))
+        server, base = start_api(f"sqlite+aiosqlite:///{path}", Path(data_dir))
         try:
             colds = {name: cold(base, p, headers) for name, p in paths.items()}
             runs: dict[str, LoadResult] = {}
             cpu_ms: dict[str, float] = {}
 
             def load(name: str, target: str, auth: dict[str, str], concurrency: int, seconds: float) -> None:
-                before = _cpu_seconds(server.pid)
+                before = cpu_seconds(server.pid)
                 runs[name] = measure(base, target, auth, concurrency=concurrency, seconds=seconds)
-                used = _cpu_seconds(server.pid) - before
+                used = cpu_seconds(server.pid) - before
                 cpu_ms[name] = round(used / max(runs[name].requests, 1) * 1000, 3)
                 print(f"  {name}: {runs[name].as_dict()} server CPU {cpu_ms[name]} ms/request", flush=True)
 
