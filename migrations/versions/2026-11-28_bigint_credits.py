@@ -2,7 +2,7 @@
 
 A team's balance, its auto top-up settings and the ledger's amounts were PostgreSQL ``integer``: a balance
 past 2^31 - 1 credits ($21.5M) failed there while SQLite (whose INTEGER is 64-bit) took it. SQLite's
-schema is unchanged (models: ``kit.db.Credits``). On PostgreSQL the ledger is rewritten under its lock.
+schema is unchanged (models: ``kit.db.BigInt``). On PostgreSQL the ledger is rewritten under its lock.
 
 Revision ID: 0016_bigint_credits
 Revises: 0015_trend_members

@@ -57,9 +57,9 @@ class UtcDateTime(TypeDecorator[datetime]):
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
-# credits and balances: 64-bit on both databases (SQLite's INTEGER already is; PostgreSQL's is 32-bit,
-# which a balance of $21.5M would overflow)
-Credits = BigInteger().with_variant(Integer(), "sqlite")
+# a 64-bit integer on both databases: PostgreSQL's BIGINT; SQLite's INTEGER, which already is 64-bit and
+# is the type its autoincrement row keys must have (credits and balances, event sequence numbers)
+BigInt = BigInteger().with_variant(Integer(), "sqlite")
 
 
 class ReadOnlySession(Exception):

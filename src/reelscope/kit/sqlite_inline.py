@@ -128,11 +128,5 @@ class InlineSession(AsyncSession):
     async def get(self, entity: Any, ident: Any, **kw: Any) -> Any:
         return await self._run(self.sync_session.get, entity, ident, **kw)
 
-    async def get_one(self, entity: Any, ident: Any, **kw: Any) -> Any:
-        return await self._run(self.sync_session.get_one, entity, ident, **kw)
-
-    async def rollback(self) -> None:
-        await self._run(self.sync_session.rollback)
-
     async def close(self) -> None:
         await self._run(self.sync_session.close)

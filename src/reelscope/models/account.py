@@ -7,7 +7,7 @@ from datetime import datetime
 from sqlalchemy import Boolean, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from reelscope.kit.db import Base, Credits, UtcDateTime
+from reelscope.kit.db import Base, BigInt, UtcDateTime
 from reelscope.kit.ids import new_id
 
 
@@ -17,9 +17,9 @@ class Team(Base):
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     name: Mapped[str] = mapped_column(String(200), unique=True)
     # cached balance; always equal to the sum of the team's ledger rows (billing)
-    credits: Mapped[int] = mapped_column(Credits, default=0)
-    auto_topup_below: Mapped[int | None] = mapped_column(Credits, nullable=True)
-    auto_topup_amount: Mapped[int | None] = mapped_column(Credits, nullable=True)
+    credits: Mapped[int] = mapped_column(BigInt, default=0)
+    auto_topup_below: Mapped[int | None] = mapped_column(BigInt, nullable=True)
+    auto_topup_amount: Mapped[int | None] = mapped_column(BigInt, nullable=True)
     auto_topup_last_at: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime)
 

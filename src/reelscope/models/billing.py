@@ -7,7 +7,7 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, Index, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from reelscope.kit.db import Base, Credits, UtcDateTime
+from reelscope.kit.db import Base, BigInt, UtcDateTime
 from reelscope.kit.ids import new_ordered_id
 
 
@@ -31,8 +31,8 @@ class LedgerEntry(Base):
     # charge | top_up | refund | adjustment
     kind: Mapped[str] = mapped_column(String(16))
     # signed: charges are negative
-    credits: Mapped[int] = mapped_column(Credits)
-    balance_after: Mapped[int] = mapped_column(Credits)
+    credits: Mapped[int] = mapped_column(BigInt)
+    balance_after: Mapped[int] = mapped_column(BigInt)
     operation: Mapped[str | None] = mapped_column(String(100), nullable=True)
     reference: Mapped[str | None] = mapped_column(String(100), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime)

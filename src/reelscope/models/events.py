@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, Integer, String
+from sqlalchemy import JSON, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from reelscope.kit.db import Base, UtcDateTime
+from reelscope.kit.db import Base, BigInt, UtcDateTime
 from reelscope.kit.ids import new_id
 
 
@@ -16,9 +16,7 @@ class OutboxEvent(Base):
     __tablename__ = "events"
 
     # the order of creation; the delivery worker reads "after sequence N" (events.service.events_after)
-    sequence: Mapped[int] = mapped_column(
-        BigInteger().with_variant(Integer(), "sqlite"), primary_key=True, autoincrement=True
-    )
+    sequence: Mapped[int] = mapped_column(BigInt, primary_key=True, autoincrement=True)
     id: Mapped[str] = mapped_column(String(36), unique=True, default=new_id)
     name: Mapped[str] = mapped_column(String(100))
     # null for public events (trend events, §6.1)
@@ -36,4 +34,4 @@ class OutboxCursor(Base):
     __tablename__ = "outbox_cursors"
 
     consumer: Mapped[str] = mapped_column(String(64), primary_key=True)
-    sequence: Mapped[int] = mapped_column(BigInteger().with_variant(Integer(), "sqlite"), default=0)
+    sequence: Mapped[int] = mapped_column(BigInt, default=0)
