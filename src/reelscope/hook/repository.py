@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
 from reelscope.models import Hook, Video
-from reelscope.models.fulltext import HOOK_PAIRS_TSVECTOR, HOOK_TSVECTOR
+from reelscope.models.fulltext import HOOK_PAIRS_TSVECTOR, HOOK_TSVECTOR, POSTGRESQL_SEARCH_SETTINGS
 from reelscope.models.hooks import UNSCORED
 
 # §4.7, §8.3: trending and search serve the top 1,000 results
@@ -39,15 +39,8 @@ async def time_limit(session: AsyncSession, milliseconds: int) -> AsyncIterator[
     ``statement_timeout`` for the transaction on PostgreSQL, a progress handler on SQLite."""
     connection = await session.connection()
     if connection.dialect.name == "postgresql":
-        # one round trip: the settings as they were, then this transaction's limit; a plan made for
-        # each statement's own values (the best plan depends on how many rows the words or filters
-        # match, which a generic plan, taken after five runs of a prepared statement, does not know);
-        # no parallel workers (starting them costs more than these bounded reads gain)
-        settings = {
-            "statement_timeout": f"{milliseconds}ms",
-            "plan_cache_mode": "force_custom_plan",
-            "max_parallel_workers_per_gather": "0",
-        }
+        # one round trip: the settings as they were, then this transaction's limit and search planning
+        settings = {"statement_timeout": f"{milliseconds}ms", **POSTGRESQL_SEARCH_SETTINGS}
         before = (
             await session.execute(
                 select(

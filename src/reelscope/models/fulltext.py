@@ -46,6 +46,11 @@ HOOK_PAIRS_FUNCTION = (
 HOOK_PAIRS_TSVECTOR = "hook_word_pairs(text_key)"
 # sound search's fields in one lowercased text (a common word's test, row by row: sound/repository.py)
 SOUND_FIELDS = f"lower({_SOUND_TEXT})"
+# the planner settings of a search's transaction on PostgreSQL (hook and sound search, ADR 0035): a plan
+# made for each statement's own words (a generic plan, taken after five runs of a prepared statement,
+# does not know whether they match ten rows or half the table), and no parallel workers (starting them
+# costs more than these bounded reads gain)
+POSTGRESQL_SEARCH_SETTINGS = {"plan_cache_mode": "force_custom_plan", "max_parallel_workers_per_gather": "0"}
 _TOKENIZE = 'tokenize = "unicode61 remove_diacritics 0"'
 
 _SOUND_COLUMNS = "title, owner_handle, owner_nickname"

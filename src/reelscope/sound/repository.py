@@ -18,7 +18,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from reelscope.analysis import hooks as analysis_hooks
 from reelscope.catalog import reads as catalog_reads
 from reelscope.models import Creator, Sound, SoundResolution, SoundUsage, Video
-from reelscope.models.fulltext import SOUND_FIELDS, SOUND_TSVECTOR
+from reelscope.models.fulltext import POSTGRESQL_SEARCH_SETTINGS, SOUND_FIELDS, SOUND_TSVECTOR
 
 _SOUND_COLUMNS = (
     Sound.id,
@@ -168,11 +168,9 @@ async def search(
     order: tuple[Any, ...] = (Sound.usage_count.is_(None), Sound.usage_count.desc(), Sound.id)
     if dialect == "postgresql":
         order = (Sound.usage_count.desc().nulls_last(), Sound.id)
-        # a plan for this query's words (a generic one, after five runs of the same statement, does not
-        # know whether they match ten sounds or half the catalog), without parallel workers (starting
-        # them costs more than these bounded reads gain); for this transaction, a GET's
-        settings = {"plan_cache_mode": "force_custom_plan", "max_parallel_workers_per_gather": "0"}
-        await session.execute(select(*(func.set_config(k, v, True) for k, v in settings.items())))
+        # for this transaction, a GET's (models/fulltext.py)
+        settings = POSTGRESQL_SEARCH_SETTINGS.items()
+        await session.execute(select(*(func.set_config(k, v, True) for k, v in settings)))
     if any(len(word) >= 3 for word in words):
         matches = _full_text(dialect, words)
         if dialect == "sqlite":  # every indexed row is a sound: count the matches in the index alone
