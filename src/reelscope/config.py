@@ -39,10 +39,26 @@ class Settings(BaseSettings):
     redis_max_connections: int = Field(default=100, ge=1)
     redis_timeout_seconds: float = Field(default=5.0, gt=0)
 
-    # collectors
+    # collectors (issue 26, ADR 0038): the sources in the order they are asked (sandbox, youtube, news,
+    # ytdlp); each real one stays unavailable until configured. Every base URL is a setting, for egress
+    # proxies and for tests against a recorded server. Keys are SecretStr: never shown, never logged
     connectors: str = "sandbox"
     sandbox_seed: int = 20240601
     sandbox_failures: str = ""
+    collector_timeout_seconds: float = Field(default=20.0, gt=0)
+    youtube_api_key: SecretStr | None = None
+    youtube_base_url: str = "https://www.googleapis.com/youtube/v3"
+    # connectors reference §1.4: search.list has its own bucket of 100 calls a day since 2026-06-01, every
+    # other method shares 10,000 units; background collection may spend this share of each
+    youtube_search_daily_limit: int = Field(default=100, ge=0)
+    youtube_units_daily_limit: int = Field(default=10_000, ge=0)
+    youtube_background_share: float = Field(default=0.6, ge=0, le=1)
+    news_rss_base_url: str = "https://news.google.com/rss"
+    news_language: str = "en-US"  # Google News hl; gl and ceid follow from it and news_country
+    news_country: str = "US"
+    gdelt_base_url: str = "https://api.gdeltproject.org/api/v2/doc/doc"
+    # yt-dlp runs in a child process killed after this long (connectors reference §5.1)
+    ytdlp_timeout_seconds: float = Field(default=60.0, gt=0)
 
     # webhooks
     webhook_allowed_networks: str = ""
@@ -81,6 +97,13 @@ class Settings(BaseSettings):
     job_dispatch_interval_seconds: float = Field(default=10, gt=0)
     job_stale_after_seconds: float = Field(default=120, gt=0)
     extra_task_modules: str = ""
+
+    @field_validator("youtube_base_url", "news_rss_base_url", "gdelt_base_url")
+    @classmethod
+    def _source_url(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("must start with http:// or https://")
+        return value.rstrip("/")
 
     @field_validator("llm_base_url")
     @classmethod

@@ -17,14 +17,41 @@ connector's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from typing import Literal, Protocol, runtime_checkable
 
 from reelscope.kit.platforms import Platform
 
 HashtagSort = Literal["top", "recent"]
+
+
+class Capability(StrEnum):
+    """What a source can do (issue 26: capability routing). A family asks for a capability on a platform
+    and gets the enabled sources that declare it, in the configured order (``collectors/routing.py``)."""
+
+    SEARCH = "search"  # search_videos: keyword search (agents)
+    POPULAR_FEED = "popular_feed"  # discovery_feed(platform, region): a country's popular chart
+    WORLD_FEED = "world_feed"  # discovery_feed(platform, None): every video posted (the sandbox world)
+    VIDEO = "video"  # video by id
+    STATS = "stats"  # video_stats, videos_stats: counters of known ids
+    CREATOR = "creator"  # a creator's profile
+    CREATOR_POSTS = "creator_posts"
+    COMMENTS = "comments"
+    SOUND = "sound"  # sound, sound_videos
+    HASHTAG_VIDEOS = "hashtag_videos"
+    SLIDESHOWS = "slideshows"
+    ADS = "ads"  # not a platform's: the ad library
+    NEWS = "news"  # not a platform's: news articles
+
+
+# the capabilities no platform qualifies: a source declares them with an empty platform set
+PLATFORMLESS = frozenset({Capability.ADS, Capability.NEWS})
+ALL_PLATFORMS = frozenset(Platform)
+
+Capabilities = Mapping[Capability, frozenset[Platform]]
 
 
 # --- records ---------------------------------------------------------------------------------------
@@ -235,10 +262,17 @@ class Unavailable(ConnectorError):
 
 @runtime_checkable
 class Connector(Protocol):
-    """One data source. Operations a source does not offer raise ``Unavailable``."""
+    """One data source. Operations a source does not offer raise ``Unavailable``.
+
+    ``name`` is the source's name in ``REELSCOPE_CONNECTORS``; ``capabilities`` says which operations it
+    offers for which platforms (``PLATFORMLESS`` ones with an empty set); ``platforms`` is every platform
+    it serves at all."""
 
     name: str
     platforms: frozenset[Platform]
+
+    @property
+    def capabilities(self) -> Capabilities: ...
 
     async def search_videos(
         self, platform: Platform, keyword: str, since: datetime, until: datetime, *, limit: int = 100

@@ -1,51 +1,79 @@
-"""Builds the enabled connectors from ``REELSCOPE_CONNECTORS`` (default ``sandbox``)."""
+"""Builds the enabled sources from ``REELSCOPE_CONNECTORS`` (default ``sandbox``), in that order.
+
+``build_sources`` is what families use: the sources behind capability routing (``collectors/routing.py``)
+with the shared ledger of quota and health (``collectors/ledger.py``). ``build_connectors`` gives the bare
+list, for the first start's bulk generation.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from concurrent.futures import Executor
 
-from reelscope.collectors.base import Connector, Unavailable
+import httpx
+
+from reelscope.collectors.base import Connector
+from reelscope.collectors.ledger import Ledger
+from reelscope.collectors.routing import Sources
 from reelscope.collectors.sandbox import SandboxConnector, parse_failures
 from reelscope.config import Settings
 from reelscope.kit.clock import Clock
-from reelscope.kit.platforms import Platform
+from reelscope.kit.db import Database
+
+KNOWN = ("sandbox",)
 
 
 class UnknownConnector(ValueError):
     pass
 
 
-def build_connectors(
-    settings: Settings, clock: Clock, *, bulk_executor: Executor | None = None
-) -> list[Connector]:
-    """One connector per name in ``settings.connectors`` (comma separated), in that order.
-
-    ``bulk_executor``: a process pool for bulk generation (the sandbox's backfill feeds)."""
-    built: list[Connector] = []
+def names(settings: Settings) -> list[str]:
+    """The configured source names, in order, each once; ``UnknownConnector`` for a name we lack."""
+    found: list[str] = []
     for name in filter(None, (n.strip().lower() for n in settings.connectors.split(","))):
+        if name not in KNOWN:
+            raise UnknownConnector(
+                f"unknown connector {name!r} in REELSCOPE_CONNECTORS (available: {', '.join(KNOWN)})"
+            )
+        if name not in found:
+            found.append(name)
+    return found
+
+
+def build_connectors(
+    settings: Settings,
+    clock: Clock,
+    *,
+    ledger: Ledger | None = None,
+    bulk_executor: Executor | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+) -> list[Connector]:
+    """One connector per configured name, in order. ``bulk_executor``: a process pool for the sandbox's
+    bulk generation; ``transport``: the HTTP transport of the real sources (tests)."""
+    built: list[Connector] = []
+    for name in names(settings):
         if name == "sandbox":
             built.append(
                 SandboxConnector(
-                    clock, seed=settings.sandbox_seed, failures=parse_failures(settings.sandbox_failures)
+                    clock,
+                    seed=settings.sandbox_seed,
+                    failures=parse_failures(settings.sandbox_failures),
+                    bulk_executor=bulk_executor,
                 )
             )
-        else:
-            raise UnknownConnector(f"unknown connector {name!r} in REELSCOPE_CONNECTORS (available: sandbox)")
     return built
 
 
-def serving(connectors: Sequence[Connector], platform: Platform) -> Connector | None:
-    """The first of ``connectors`` that serves ``platform``."""
-    return next((connector for connector in connectors if platform in connector.platforms), None)
-
-
-def connector_for(settings: Settings, clock: Clock, platform: Platform | None = None) -> Connector:
-    """The enabled connector that serves ``platform`` (the first enabled one when None), for the families
-    that read one source at a time (lookups, tracking, audience). ``Unavailable`` when none does."""
-    built = build_connectors(settings, clock)
-    found = built[0] if built and platform is None else serving(built, platform) if platform else None
-    if found is None:
-        where = f" for {platform.value}" if platform else ""
-        raise Unavailable(f"no enabled connector{where} (REELSCOPE_CONNECTORS)")
-    return found
+def build_sources(
+    settings: Settings,
+    clock: Clock,
+    db: Database | None,
+    *,
+    bulk_executor: Executor | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+) -> Sources:
+    """The enabled sources behind capability routing, sharing one ledger (None without a database)."""
+    ledger = Ledger(db, clock) if db is not None else None
+    connectors = build_connectors(
+        settings, clock, ledger=ledger, bulk_executor=bulk_executor, transport=transport
+    )
+    return Sources(connectors, ledger)

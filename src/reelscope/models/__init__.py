@@ -31,6 +31,8 @@ from reelscope.models.catalog import SoundUsage as SoundUsage
 from reelscope.models.catalog import Video as Video
 from reelscope.models.catalog import VideoHashtag as VideoHashtag
 from reelscope.models.catalog import ViewSnapshot as ViewSnapshot
+from reelscope.models.collectors import CollectorBucket as CollectorBucket
+from reelscope.models.collectors import CollectorSource as CollectorSource
 from reelscope.models.events import OutboxCursor as OutboxCursor
 from reelscope.models.events import OutboxEvent as OutboxEvent
 from reelscope.models.hooks import Hook as Hook

@@ -14,7 +14,10 @@ from concurrent.futures import Executor
 from datetime import datetime
 
 from reelscope.collectors.base import (
+    ALL_PLATFORMS,
+    PLATFORMLESS,
     AdRecord,
+    Capability,
     CommentRecord,
     CreatorRecord,
     HashtagSort,
@@ -60,6 +63,8 @@ class SandboxConnector:
 
     name = "sandbox"
     platforms = frozenset(Platform)
+    # the whole world, every operation: its feed is every video posted (WORLD_FEED), by region too
+    capabilities = {c: frozenset() if c in PLATFORMLESS else ALL_PLATFORMS for c in Capability}
 
     def __init__(
         self,
