@@ -10,7 +10,8 @@ from pathlib import Path
 
 from reelscope.catalog import collection
 from reelscope.catalog import service as catalog_service
-from reelscope.collectors.base import CreatorRecord, SoundRecord, VideoRecord
+from reelscope.collectors.base import PLATFORMLESS, Capability, CreatorRecord, SoundRecord, VideoRecord
+from reelscope.collectors.routing import Sources
 from reelscope.collectors.sandbox import SandboxConnector
 from reelscope.kit.clock import ManualClock
 from reelscope.kit.db import Database, create_database
@@ -25,6 +26,7 @@ class TikTokSandbox(SandboxConnector):
     on any amount of them (each platform's videos are generated the same way, ADR 0007)."""
 
     platforms = frozenset({Platform.TIKTOK})
+    capabilities = {c: frozenset() if c in PLATFORMLESS else frozenset({Platform.TIKTOK}) for c in Capability}
 
 
 def video(
@@ -74,7 +76,7 @@ async def collect_sandbox(
 async def _collect(db: Database, clock: ManualClock, days: float, *, tiktok_only: bool = False) -> None:
     connector = (TikTokSandbox if tiktok_only else SandboxConnector)(clock, seed=SEED)
     now = clock.now()
-    await collection.collect(db, [connector], clock, now - timedelta(days=days), now)
+    await collection.collect(db, Sources([connector], None), clock, now - timedelta(days=days), now)
 
 
 def build_sandbox_template(schema: Path, target: Path, at: datetime, days: float) -> Path:

@@ -14,7 +14,8 @@ import pytest
 
 from reelscope.agent import tasks as agent_tasks
 from reelscope.agent.autopilot import breaking
-from reelscope.collectors.base import Connector, NewsItem
+from reelscope.collectors.base import Capability, Connector, NewsItem
+from reelscope.collectors.routing import Sources
 from reelscope.config import Settings
 from reelscope.kit.clock import ManualClock
 from reelscope.kit.platforms import Platform
@@ -76,7 +77,9 @@ async def burst(runtime: Runtime, now: datetime, count: int = 12) -> None:
 class StubNews:
     """A news source answering what the test says (the scan's only use of a connector here)."""
 
+    name = "news"
     platforms = frozenset(Platform)
+    capabilities = {Capability.NEWS: frozenset()}
 
     def __init__(self) -> None:
         self.items: list[NewsItem] = []
@@ -188,7 +191,7 @@ class TestNewsScan:
         )
         path = f"/v1/agents/{agent['id']}"
         news = StubNews()
-        connectors = cast(list[Connector], [news])
+        connectors = Sources([cast(Connector, news)], None)
         news.article("bakery.example", clock.now() - timedelta(hours=2))
         first = await breaking.scan(runtime.db, connectors, clock.now())
         assert (first.detected, first.confirmed) == (1, 0)
@@ -222,7 +225,7 @@ class TestNewsScan:
         """§4.4 /events: "active first", ahead of an ended story of higher salience."""
         agent = await create_agent(team, **BURSTING)
         news = StubNews()
-        connectors = cast(list[Connector], [news])
+        connectors = Sources([cast(Connector, news)], None)
         await burst(runtime, clock.now())
         await breaking.scan(runtime.db, connectors, clock.now())  # the burst, confirmed
         clock.advance(timedelta(hours=73))

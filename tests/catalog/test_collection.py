@@ -8,6 +8,7 @@ import pytest
 from sqlalchemy import func, select
 
 from reelscope.catalog import collection
+from reelscope.collectors.routing import Sources
 from reelscope.collectors.sandbox import SandboxConnector, parse_failures
 from reelscope.kit.clock import ManualClock
 from reelscope.models import Video, ViewSnapshot
@@ -23,7 +24,9 @@ class TestCollect:
     ) -> None:
         connector = SandboxConnector(clock, seed=SEED, failures=parse_failures("tiktok:1"))
         now = clock.now()
-        result = await collection.collect(runtime.db, [connector], clock, now - timedelta(hours=1), now)
+        result = await collection.collect(
+            runtime.db, Sources([connector], None), clock, now - timedelta(hours=1), now
+        )
         assert result.failures == {"sandbox:tiktok": "UpstreamError"}
         assert set(result.videos) == {"sandbox:youtube", "sandbox:instagram"}
         async with runtime.db.transaction(write=False) as session:
@@ -35,11 +38,11 @@ class TestCollect:
     ) -> None:
         connector = SandboxConnector(clock, seed=SEED)
         now = clock.now()
-        await collection.collect(runtime.db, [connector], clock, now - timedelta(hours=3), now)
+        await collection.collect(runtime.db, Sources([connector], None), clock, now - timedelta(hours=3), now)
         async with runtime.db.transaction(write=False) as session:
             before = dict((await session.execute(select(Video.id, Video.views))).all())
         clock.advance(timedelta(hours=10))
-        result = await collection.refresh_recent_stats(runtime.db, [connector], clock)
+        result = await collection.refresh_recent_stats(runtime.db, Sources([connector], None), clock)
         assert result.refreshed == len(before) and result.failed == 0
         async with runtime.db.transaction(write=False) as session:
             after = dict((await session.execute(select(Video.id, Video.views))).all())

@@ -15,6 +15,7 @@ from sqlalchemy import delete, select, update
 from reelscope.catalog import collection
 from reelscope.catalog.repository import CHANGED_FROM
 from reelscope.catalog.service import catalog_id
+from reelscope.collectors.routing import Sources
 from reelscope.collectors.sandbox import SandboxConnector
 from reelscope.hashtag import repository
 from reelscope.hashtag import service as hashtag_service
@@ -126,7 +127,7 @@ class TestIncrementalRollup:
         await hashtag_service.rollup(runtime.db, clock.now())
         clock.advance(timedelta(hours=2))
         connector = SandboxConnector(clock, seed=SEED)
-        refreshed = await collection.refresh_recent_stats(runtime.db, [connector], clock)
+        refreshed = await collection.refresh_recent_stats(runtime.db, Sources([connector], None), clock)
         assert refreshed.refreshed > 0
         result = await hashtag_service.rollup(runtime.db, clock.now())
         # the refresh re-reads videos posted within the last 8 days (and a bit): those days are rebuilt

@@ -10,6 +10,7 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from reelscope.collectors.base import Connector
+from reelscope.collectors.routing import Sources
 from reelscope.collectors.sandbox.world import World
 from reelscope.kit.clock import ManualClock
 from reelscope.kit.platforms import Platform
@@ -223,12 +224,14 @@ class TestVideoOutlierLost:
     ) -> None:
         """While the source is read, another attempt takes the job over (a lost lease reclaimed): this
         attempt's failure must change nothing, as a completion would not (§6.3: one message per lookup)."""
-        real = tasks.build_connectors
+        real = tasks.build_sources
 
         class Slow:
             def __init__(self, inner: Connector) -> None:
                 self.inner = inner
+                self.name = inner.name
                 self.platforms = inner.platforms
+                self.capabilities = inner.capabilities
 
             async def video(self, platform: Platform, video_id: str) -> object:
                 # the job is someone else's now (an engine of the worker's own loop)
@@ -241,7 +244,11 @@ class TestVideoOutlierLost:
                 return await self.inner.video(platform, video_id)
 
         monkeypatch.setattr(
-            tasks, "build_connectors", lambda settings, clock: [Slow(c) for c in real(settings, clock)]
+            tasks,
+            "build_sources",
+            lambda settings, clock, db: Sources(
+                [Slow(c) for c in real(settings, clock, db).connectors], None
+            ),
         )
         body = {"platform": "tiktok", "video_id": "no-such-video"}
         response = await client.post("/v1/satellite/video-outlier", json=body, headers=team.headers)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
+from reelscope.collectors.routing import Sources
 from reelscope.collectors.sandbox import SandboxConnector
 from reelscope.events import service as events_service
 from reelscope.kit.clock import ManualClock
@@ -139,7 +140,7 @@ class TestMomentum:
         statuses: list[set[str]] = []
         for _ in range(3):
             clock.advance(timedelta(hours=2))
-            report = await trend_momentum.refresh(runtime.db, [connector], clock.now())
+            report = await trend_momentum.refresh(runtime.db, Sources([connector], None), clock.now())
             assert report.rows >= 1 and report.exemplars_read > 0 and report.failures == 0
             async with runtime.db.transaction(write=False) as session:
                 rows = (await session.execute(select(TrendRanking))).scalars().all()

@@ -12,13 +12,13 @@ from reelscope.agent import repository
 from reelscope.agent import service as agent_service
 from reelscope.agent.autopilot import breaking
 from reelscope.agent.run import service as run_service
-from reelscope.collectors.registry import build_connectors
+from reelscope.collectors.registry import build_sources
 from reelscope.worker import TaskContext, task
 
 
 @task(agent_service.RUN_TASK)
 async def run(ctx: TaskContext, *, run_id: str, **_: Any) -> dict[str, Any]:
-    return await run_service.execute(ctx, run_id, build_connectors(ctx.settings, ctx.clock))
+    return await run_service.execute(ctx, run_id, build_sources(ctx.settings, ctx.clock, ctx.db))
 
 
 @task(agent_service.SCHEDULED_RUN_TASK)
@@ -41,7 +41,7 @@ async def scheduled_run(ctx: TaskContext, *, agent_id: str, scheduled_for: str, 
             session.add(found)
             agent.latest_run_id = found.id
         run_id = found.id
-    return await run_service.execute(ctx, run_id, build_connectors(ctx.settings, ctx.clock))
+    return await run_service.execute(ctx, run_id, build_sources(ctx.settings, ctx.clock, ctx.db))
 
 
 @task(agent_service.ANALYSIS_TASK)
@@ -52,5 +52,5 @@ async def analysis(ctx: TaskContext, *, run_id: str, **_: Any) -> dict[str, Any]
 @task(breaking.SCAN_TASK, periodic=crontab(minute="15"))
 async def scan_events(ctx: TaskContext) -> dict[str, int]:
     """§4.4 /events, §6.2: news scan and corpus bursts for every recurring agent, between its runs."""
-    report = await breaking.scan(ctx.db, build_connectors(ctx.settings, ctx.clock), ctx.now())
+    report = await breaking.scan(ctx.db, build_sources(ctx.settings, ctx.clock, ctx.db), ctx.now())
     return vars(report)

@@ -9,7 +9,7 @@ from reelscope.audience.service import EVENT, SNAPSHOT_TASK
 from reelscope.billing import usage
 from reelscope.collectors.base import Connector, Unavailable
 from reelscope.collectors.guard import UNAVAILABLE, UPSTREAM_ERROR, SourceFailed, guarded
-from reelscope.collectors.registry import connector_for
+from reelscope.collectors.registry import build_sources
 from reelscope.events import service as events_service
 from reelscope.events.schemas import AudienceSnapshotCompleted
 from reelscope.kit.platforms import Platform
@@ -52,7 +52,7 @@ async def sample(connector: Connector, platform: Platform, handle: str) -> tuple
 async def snapshot(ctx: TaskContext, *, item_id: str, platform: str, handle: str, **_: Any) -> dict[str, Any]:
     assert ctx.job is not None and ctx.job.team_id is not None
     try:
-        connector = connector_for(ctx.settings, ctx.clock, Platform(platform))
+        connector = build_sources(ctx.settings, ctx.clock, ctx.db)
         people, read, _followers = await sample(connector, Platform(platform), handle)
     except Unavailable:
         raise JobFailed(UPSTREAM_ERROR, UNAVAILABLE, retry=False) from None

@@ -18,7 +18,7 @@ from sqlalchemy import JSON, Table, Text, bindparam, case, cast, func, select, u
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from reelscope.models import ReadVersion
+from reelscope.models import ReadVersion, TrendRegion
 from reelscope.models.catalog import (
     Ad,
     Comment,
@@ -331,6 +331,25 @@ async def videos_published_since(
         )
     )
     return [tuple(r) for r in result.all()]
+
+
+async def videos_for_refresh(session: AsyncSession, since: datetime) -> list[tuple[str, str, str, datetime]]:
+    """(id, platform, external_id, published_at) of videos posted at or after ``since``, the least
+    recently observed first (a budgeted stats refresh reads them in this order)."""
+    result = await session.execute(
+        select(videos_t.c.id, videos_t.c.platform, videos_t.c.external_id, videos_t.c.published_at)
+        .where(videos_t.c.published_at >= since)
+        .order_by(videos_t.c.fetched_at, videos_t.c.id)
+    )
+    return [tuple(r) for r in result.all()]
+
+
+async def country_regions(session: AsyncSession) -> list[str]:
+    """The trend regions that are countries (§2.4), in their order: whose popular charts collection pulls."""
+    result = await session.execute(
+        select(TrendRegion.code).where(TrendRegion.is_country.is_(True)).order_by(TrendRegion.position)
+    )
+    return list(result.scalars())
 
 
 async def upsert_slideshows(session: AsyncSession, rows: list[Row]) -> None:

@@ -15,7 +15,7 @@ from huey import crontab
 
 from reelscope.catalog import collection, hooks
 from reelscope.catalog import repository as catalog_repository
-from reelscope.collectors.registry import build_connectors
+from reelscope.collectors.registry import build_sources
 from reelscope.worker import TaskContext, task
 
 # how far back a collection run looks, at least and at most
@@ -28,11 +28,11 @@ async def collect(ctx: TaskContext) -> dict[str, Any]:
     now = ctx.now()
     async with ctx.db.transaction(write=False) as session:
         last = await catalog_repository.latest_found_at(session)
+        regions = await catalog_repository.country_regions(session)
     since = min(last or now, now) - OVERLAP
     since = max(since, now - LOOKBACK_LIMIT)
-    result = await collection.collect(
-        ctx.db, build_connectors(ctx.settings, ctx.clock), ctx.clock, since, now
-    )
+    sources = build_sources(ctx.settings, ctx.clock, ctx.db)
+    result = await collection.collect(ctx.db, sources, ctx.clock, since, now, regions=regions)
     if sum(result.videos.values()):
         await hooks.changed(ctx.db, ctx.now())  # e.g. digests refresh when collection lands new data
     return {"videos": sum(result.videos.values()), "failures": len(result.failures)}
@@ -41,7 +41,7 @@ async def collect(ctx: TaskContext) -> dict[str, Any]:
 @task("catalog.refresh_stats", periodic=crontab(minute="*/30"))
 async def refresh_stats(ctx: TaskContext) -> dict[str, int]:
     result = await collection.refresh_recent_stats(
-        ctx.db, build_connectors(ctx.settings, ctx.clock), ctx.clock
+        ctx.db, build_sources(ctx.settings, ctx.clock, ctx.db), ctx.clock
     )
     if result.refreshed:
         await hooks.changed(ctx.db, ctx.now())  # new view counts reorder the digests

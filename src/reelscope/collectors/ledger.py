@@ -44,6 +44,8 @@ S = cast(Table, CollectorSource.__table__)
 MESSAGE_LIMIT = 300
 # a success is written at most this often per source and process (a busy agent run makes hundreds)
 SUCCESS_WRITE_EVERY = timedelta(seconds=60)
+# how long a write left for later waits for SQLite's lock (the request holding it finishes first)
+LATER_WAIT_MS = 30_000
 
 
 @dataclass(frozen=True)
@@ -107,10 +109,23 @@ class Ledger:
 
     async def _write_later(self, work: Callable[[Connection], Any]) -> None:
         try:
-            async with self.db.transaction() as session:
-                await (await session.connection()).run_sync(work)
+            await asyncio.to_thread(self._write_waiting, work)
         except Exception:  # a lost health note must not fail anything; it is logged
             log.exception("collectors.ledger.write_failed")
+
+    def _write_waiting(self, work: Callable[[Connection], Any]) -> None:
+        """The whole transaction on a thread of its own, waiting for the lock there: nothing of it needs
+        the event loop, so a loop that is busy (or blocked by a caller) cannot hold the lock meanwhile."""
+        assert self.db.write_now is not None
+        with self.db.write_now.connect() as connection:
+            driver = connection.connection.dbapi_connection
+            assert driver is not None
+            driver.execute(f"PRAGMA busy_timeout = {LATER_WAIT_MS}")
+            try:
+                with connection.begin():
+                    work(connection)
+            finally:
+                driver.execute("PRAGMA busy_timeout = 0")
 
     async def flush(self) -> None:
         """Wait for the writes left for later (tests, shutdown)."""
@@ -269,6 +284,31 @@ class Ledger:
             used_bg = (0 if fresh else row.used_background) + pending_background
             left = min(left, bucket.background_limit - used_bg)
         return max(left, 0)
+
+    async def claim(self, source: str, turn: str, every: timedelta) -> bool:
+        """Whether a recurring pull (a country's chart) is due, claiming it for ``every`` if so: one
+        conditional UPDATE, so two processes never both pull it. Its row shows when the next one is due."""
+        now = self.clock.now()
+        stmt = (
+            update(B)
+            .where(
+                B.c.source == source,
+                B.c.bucket == turn,
+                or_(B.c.window_ends_at.is_(None), B.c.window_ends_at <= now),
+            )
+            .values(window_ends_at=now + every, used=B.c.used + 1, updated_at=now)
+        )
+        empty = {"source": source, "bucket": turn, "used": 0, "used_background": 0}
+
+        def work(connection: Connection) -> int:
+            self._ensure(connection, B, empty, ["source", "bucket"])
+            result: CursorResult[Any] = connection.execute(stmt)
+            return result.rowcount
+
+        try:
+            return bool(await self._write(work, later=False) == 1)
+        except LockBusy:
+            return False  # the lock is busy right now: the next cycle claims it
 
     # --- health -------------------------------------------------------------------------------------
 

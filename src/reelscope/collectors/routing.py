@@ -39,6 +39,7 @@ from reelscope.collectors.base import (
     VideoRecord,
     VideoStats,
 )
+from reelscope.collectors.budget import Bucket
 from reelscope.collectors.ledger import Breaker, Ledger
 from reelscope.kit.logging import get_logger
 from reelscope.kit.platforms import Platform
@@ -59,6 +60,12 @@ def breaker_of(connector: Connector) -> Breaker | None:
     """The source's circuit breaker; the sandbox has none (its injected failures are part of its world)."""
     found = getattr(connector, "breaker", None)
     return found if isinstance(found, Breaker) else None
+
+
+def bucket_of(connector: Connector, capability: Capability) -> Bucket | None:
+    """The quota bucket a call of ``capability`` spends (a source's ``bucket_of``); None: no quota."""
+    find = getattr(connector, "bucket_of", None)
+    return find(capability) if callable(find) else None
 
 
 def _rank(error: ConnectorError) -> int:

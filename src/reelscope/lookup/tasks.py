@@ -16,9 +16,10 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.billing import usage
-from reelscope.collectors.base import Connector, ConnectorError
+from reelscope.collectors.base import Capability, ConnectorError
 from reelscope.collectors.guard import SourceFailed, guarded
-from reelscope.collectors.registry import build_connectors, serving
+from reelscope.collectors.registry import build_sources
+from reelscope.collectors.routing import Sources
 from reelscope.events import service as events_service
 from reelscope.events.schemas import ErrorInfo, LookupCompleted
 from reelscope.kit.logging import get_logger
@@ -44,32 +45,33 @@ LookupFailed = SourceFailed
 _guarded = guarded
 
 
-def _connector_for(connectors: list[Connector], platform: Platform) -> Connector:
-    found = serving(connectors, platform)
-    if found is None:
+def _require(sources: Sources, capability: Capability, platform: Platform) -> None:
+    """A lookup no enabled source can answer fails at once (not retried: configuration must change)."""
+    if not sources.offers(capability, platform):
         raise LookupFailed("upstream_error", f"No data source serves {platform.value}", retryable=False)
-    return found
 
 
 async def _creator(
-    connector: Connector,
-    connectors: list[Connector],
+    sources: Sources,
     platform: Platform,
     target: str,
     options: dict[str, Any],
     now: datetime,
 ) -> dict[str, Any]:
     handle = target.strip().lstrip("@")
-    profile = await _guarded(connector.creator(platform, handle))
+    _require(sources, Capability.CREATOR, platform)
+    profile = await _guarded(sources.creator(platform, handle))
     wanted = max(options["max_videos"], TREND_POSTS if options.get("trend_analysis") else NORM_POSTS)
-    posts = await _guarded(connector.creator_posts(platform, handle, limit=wanted))
+    posts = await _guarded(sources.creator_posts(platform, handle, limit=wanted))
     cross_platform = None
     if options.get("include_cross_platform"):
         cross_platform = []
         for other in sorted(set(Platform) - {platform}):
+            if not sources.offers(Capability.CREATOR, other):
+                continue
             try:
-                found = await _connector_for(connectors, other).creator(other, handle)
-            except (ConnectorError, LookupFailed):
+                found = await sources.creator(other, handle)
+            except ConnectorError:
                 continue  # not on that platform (or not reachable): no link
             cross_platform.append(
                 {"platform": other.value, "handle": found.handle, "followers": found.followers}
@@ -78,9 +80,7 @@ async def _creator(
     if options.get("include_audience"):
         comments = []
         for video in sorted(posts, key=lambda v: -v.views)[:AUDIENCE_VIDEOS]:
-            comments += await _guarded(
-                connector.comments(platform, video.external_id, limit=AUDIENCE_COMMENTS)
-            )
+            comments += await _guarded(sources.comments(platform, video.external_id, limit=AUDIENCE_COMMENTS))
         audience = results.audience_out(comments)
     return await asyncio.to_thread(
         results.creator_result,
@@ -97,23 +97,24 @@ async def _creator(
     )
 
 
-async def _collect(run: LookupRun, now: datetime, connectors: list[Connector]) -> dict[str, Any]:
+async def _collect(run: LookupRun, now: datetime, sources: Sources) -> dict[str, Any]:
     platform = Platform(run.platform)
-    connector = _connector_for(connectors, platform)
     options = dict(run.request)
     if run.type == "creator_lookup":
-        return await _creator(connector, connectors, platform, run.target, options, now)
+        return await _creator(sources, platform, run.target, options, now)
     if run.type == "sound_lookup":
-        sound = await _guarded(connector.sound(platform, run.target))
+        _require(sources, Capability.SOUND, platform)
+        sound = await _guarded(sources.sound(platform, run.target))
         videos = await _guarded(
-            connector.sound_videos(platform, run.target, limit=max(options["max_videos"], 100))
+            sources.sound_videos(platform, run.target, limit=max(options["max_videos"], 100))
         )
         return results.sound_result(
             sound, videos, now=now, max_videos=options["max_videos"], trend_analysis=options["trend_analysis"]
         )
     depth = Depth(options["depth"])
+    _require(sources, Capability.HASHTAG_VIDEOS, platform)
     videos = await _guarded(
-        connector.hashtag_videos(
+        sources.hashtag_videos(
             platform, run.target, sort=options["sort"], limit=max(options["max_videos"], DEPTH_VIDEOS[depth])
         )
     )
@@ -170,7 +171,7 @@ async def run_lookup(ctx: TaskContext, *, run_id: str) -> dict[str, Any]:
             return {"run_id": run_id, "skipped": True}  # already finished: running twice changes nothing
         run.started_at = run.started_at or ctx.now()
     try:
-        result = await _collect(run, ctx.now(), build_connectors(ctx.settings, ctx.clock))
+        result = await _collect(run, ctx.now(), build_sources(ctx.settings, ctx.clock, ctx.db))
     except LookupFailed as exc:
         error = {"code": exc.code, "message": exc.message}
         if exc.retryable and ctx.job.attempt < MAX_ATTEMPTS:
@@ -207,12 +208,13 @@ async def video_outlier(
     started = ctx.now()
     where = Platform(platform)
     try:
-        connector = _connector_for(build_connectors(ctx.settings, ctx.clock), where)
-        video = await _guarded(connector.video(where, request["video_id"]))
+        sources = build_sources(ctx.settings, ctx.clock, ctx.db)
+        _require(sources, Capability.VIDEO, where)
+        video = await _guarded(sources.video(where, request["video_id"]))
         posts = []
         if video.creator is not None:
             posts = await _guarded(
-                connector.creator_posts(where, video.creator.handle, limit=VIDEO_OUTLIER_POSTS)
+                sources.creator_posts(where, video.creator.handle, limit=VIDEO_OUTLIER_POSTS)
             )
         result = results.video_outlier_result(video, posts, threshold=request["outlier_threshold"])
     except LookupFailed as exc:

@@ -12,7 +12,7 @@ from fastapi import Depends, Query, Response
 
 from reelscope.audience import service as audience_service
 from reelscope.audience.schemas import AudienceJobOut, AudiencePart
-from reelscope.collectors.registry import connector_for
+from reelscope.collectors.registry import build_sources
 from reelscope.contract import CallDep, ClockDep, PrincipalDep, RuntimeDep, SessionDep, v1_router
 from reelscope.dashboard.links import Links, links_for
 from reelscope.kit.pagination import Page
@@ -63,7 +63,7 @@ async def create_tracked_creator(
     """Track a creator ($0.25, which pays the first cycle, run at once). Later cycles run on `cadence`
     and cost $0.25 each; `tracking.cycle.completed` follows every cycle. 404 when the creator does not
     exist, 409 when the team already tracks them (neither billed)."""
-    connector = connector_for(runtime.settings, clock)
+    connector = build_sources(runtime.settings, clock, runtime.db)
     item = await service.create_creator(session, connector, principal.team_id, body, clock.now())
     return Envelope(data=await service.detail(session, item, clock.now(), links))
 
@@ -195,7 +195,7 @@ async def create_tracked_video(
     links: LinksDep,
 ) -> Envelope[TrackedDetail]:
     """Track a video ($0.25, which pays the first cycle, run at once); later cycles $0.25 each."""
-    connector = connector_for(runtime.settings, clock)
+    connector = build_sources(runtime.settings, clock, runtime.db)
     item = await service.create_video(session, connector, principal.team_id, body, clock.now())
     return Envelope(data=await service.detail(session, item, clock.now(), links))
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from reelscope.collectors.base import Unavailable
 from reelscope.collectors.guard import UNAVAILABLE, UPSTREAM_ERROR, SourceFailed, guarded
-from reelscope.collectors.registry import connector_for
+from reelscope.collectors.registry import build_sources
 from reelscope.kit.logging import get_logger
 from reelscope.kit.platforms import Platform
 from reelscope.models import TrackedItem
@@ -26,8 +26,8 @@ async def cycle(
     ctx: TaskContext, *, item_id: str, scheduled_for: str | None = None, first: bool = False, **_: Any
 ) -> dict[str, Any]:
     """The first cycle is paid by the creation charge; scheduled ones debit the job price."""
-    connector = connector_for(ctx.settings, ctx.clock)
-    return await cycles.run(ctx, connector, item_id, _moment(scheduled_for, ctx), paid=not first)
+    sources = build_sources(ctx.settings, ctx.clock, ctx.db)
+    return await cycles.run(ctx, sources, item_id, _moment(scheduled_for, ctx), paid=not first)
 
 
 @task(service.COLLECT_TASK)
@@ -41,8 +41,8 @@ async def collect_posts(ctx: TaskContext, *, item_id: str, max_videos: int, **_:
     if handle is None or platform is None:
         raise JobFailed("not_found", "The tracked creator was deleted", retry=False)
     try:
-        connector = connector_for(ctx.settings, ctx.clock, platform)
-        records = await guarded(connector.creator_posts(platform, handle, limit=max_videos))
+        sources = build_sources(ctx.settings, ctx.clock, ctx.db)
+        records = await guarded(sources.creator_posts(platform, handle, limit=max_videos))
     except Unavailable:
         raise JobFailed(UPSTREAM_ERROR, UNAVAILABLE, retry=False) from None
     except SourceFailed as failure:

@@ -7,7 +7,7 @@ then (``reelscope trends backfill`` over an imported history, issue 17)."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -16,7 +16,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.analysis import momentum as momentum_analysis
 from reelscope.catalog import reads as catalog_reads
-from reelscope.collectors.base import Connector, ConnectorError
+from reelscope.collectors.base import Capability, ConnectorError
+from reelscope.collectors.routing import Sources
 from reelscope.kit.db import Database
 from reelscope.kit.logging import get_logger
 from reelscope.kit.platforms import Platform
@@ -37,18 +38,17 @@ class MomentumReport:
 
 
 async def _read_stats(
-    connectors: Sequence[Connector], wanted: dict[str, set[str]]
+    sources: Sources, wanted: dict[str, set[str]]
 ) -> tuple[dict[tuple[str, str], tuple[int, int]], int]:
     """Current (views, likes) by (platform, external id), and how many sources failed."""
     stats: dict[tuple[str, str], tuple[int, int]] = {}
     failures = 0
     for platform_name, external_ids in wanted.items():
         platform = Platform(platform_name)
-        connector = next((c for c in connectors if platform in c.platforms), None)
-        if connector is None:
+        if not sources.offers(Capability.STATS, platform):
             continue
         try:
-            for stat in await connector.videos_stats(platform, sorted(external_ids)):
+            for stat in await sources.videos_stats(platform, sorted(external_ids)):
                 stats[(platform_name, stat.external_id)] = (stat.views, stat.likes)
         except ConnectorError as exc:
             failures += 1
@@ -56,7 +56,7 @@ async def _read_stats(
     return stats, failures
 
 
-async def refresh(db: Database, connectors: Sequence[Connector], now: datetime) -> MomentumReport:
+async def refresh(db: Database, sources: Sources, now: datetime) -> MomentumReport:
     async with db.transaction(write=False) as session:
         rows = await repository.rows_seen_since(session, now - LIVE_FOR)
         wanted: dict[str, set[str]] = defaultdict(set)
@@ -64,7 +64,7 @@ async def refresh(db: Database, connectors: Sequence[Connector], now: datetime) 
             for exemplar in row.exemplars:
                 if exemplar.get("external_id"):
                     wanted[exemplar["platform"]].add(exemplar["external_id"])
-    stats, failures = await _read_stats(connectors, wanted)
+    stats, failures = await _read_stats(sources, wanted)
     async with db.transaction() as session:
         rows = await repository.rows_seen_since(session, now - LIVE_FOR)
         for row in rows:

@@ -8,7 +8,7 @@ from typing import Any
 from huey import crontab
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from reelscope.collectors.registry import build_connectors
+from reelscope.collectors.registry import build_connectors, build_sources
 from reelscope.kit.clock import iso
 from reelscope.kit.db import Database
 from reelscope.kit.logging import get_logger
@@ -79,7 +79,7 @@ async def run(ctx: TaskContext, *, region: str, scheduled_for: str | None = None
 
 @task("trend.momentum", periodic=crontab(minute="20", hour="*/2"))
 async def refresh_momentum(ctx: TaskContext) -> dict[str, int]:
-    report = await trend_momentum.refresh(ctx.db, build_connectors(ctx.settings, ctx.clock), ctx.now())
+    report = await trend_momentum.refresh(ctx.db, build_sources(ctx.settings, ctx.clock, ctx.db), ctx.now())
     return {"rows": report.rows, "exemplars": report.exemplars_read, "failures": report.failures}
 
 
@@ -115,7 +115,7 @@ async def backfill(
 
         collected = await collection.backfill(
             ctx.db,
-            build_connectors(ctx.settings, ctx.clock),
+            collection.world_feeds(build_connectors(ctx.settings, ctx.clock)),
             ctx.clock,
             days=older_catalog_days,
             until=now - timedelta(days=catalog_until_days_ago),

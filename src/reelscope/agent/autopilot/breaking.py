@@ -33,7 +33,8 @@ from reelscope.agent.autopilot.schemas import EventList, EventOut, EvidenceOut
 from reelscope.analysis import autopilot as decide
 from reelscope.analysis import breaking
 from reelscope.analysis.themes import GENERIC_TAGS
-from reelscope.collectors.base import Connector, ConnectorError
+from reelscope.collectors.base import Capability, ConnectorError
+from reelscope.collectors.routing import Sources
 from reelscope.events import schemas as events
 from reelscope.events import service as events_service
 from reelscope.events.catalogue import EventName
@@ -62,7 +63,7 @@ class ScanReport:
     news_failures: int = 0
 
 
-async def scan(db: Database, connectors: Sequence[Connector], now: datetime) -> ScanReport:
+async def scan(db: Database, sources: Sources, now: datetime) -> ScanReport:
     """One pass over every recurring agent (the job's body)."""
     report = ScanReport()
     async with db.transaction(write=False) as session:
@@ -72,9 +73,9 @@ async def scan(db: Database, connectors: Sequence[Connector], now: datetime) -> 
             agent = await agent_repository.get_agent_any_team(session, agent_id)
             keywords = list(agent.keywords) if agent is not None and _detects(agent) else None
         articles = None
-        if keywords and connectors:
+        if keywords and sources.offers(Capability.NEWS):
             try:
-                found = await connectors[0].news(keywords, now - breaking.NEWS_WINDOW, now)
+                found = await sources.news(keywords, now - breaking.NEWS_WINDOW, now)
             except ConnectorError as exc:  # the news source failing leaves the corpus scan
                 log.warning("agent.scan.news_failed", agent_id=agent_id, error=str(exc))
                 report.news_failures += 1

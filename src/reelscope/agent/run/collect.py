@@ -18,13 +18,13 @@ from typing import Any, TypeVar
 from reelscope.analysis import outliers
 from reelscope.collectors.base import (
     AdRecord,
-    Connector,
+    Capability,
     ConnectorError,
     SlideshowRecord,
-    Unavailable,
     UpstreamError,
     VideoRecord,
 )
+from reelscope.collectors.routing import Sources
 from reelscope.kit.logging import get_logger
 from reelscope.kit.platforms import Platform
 
@@ -58,7 +58,7 @@ class TargetResult:
     ok: bool
     records: list[Any] = field(default_factory=list)
     error: str | None = None
-    # the source does not offer this operation (``Unavailable``): neither collected nor a failure
+    # no enabled source offers this kind of target (carousels, ads): neither collected nor a failure
     skipped: bool = False
 
     def summary(self) -> dict[str, Any]:
@@ -113,37 +113,34 @@ async def _with_retry(call: Callable[[], Awaitable[list[Any]]]) -> list[Any]:
         return await call()
 
 
-def _connector_for(connectors: Sequence[Connector], source: str) -> Connector | None:
-    if source == ADS_SOURCE:
-        return connectors[0] if connectors else None
-    return next((c for c in connectors if Platform(source) in c.platforms), None)
+CAPABILITY = {"videos": Capability.SEARCH, "slideshows": Capability.SLIDESHOWS, "ads": Capability.ADS}
 
 
 async def collect_targets(
-    connectors: Sequence[Connector], settings: Settings, since: datetime, until: datetime
+    sources: Sources, settings: Settings, since: datetime, until: datetime
 ) -> list[TargetResult]:
-    """Every target at once, bounded; the results in target order."""
+    """Every target at once, bounded; the results in target order. A video target no enabled source can
+    search fails (the run says which platform it could not read, §4.4 partial_failure); carousels and
+    ads that no source offers are skipped. A source that is spent or unavailable fails its targets with
+    what it said (collectors/routing.py), once the other sources offering the same were tried."""
     limit = asyncio.Semaphore(CONCURRENCY)
 
     async def one(target: Target) -> TargetResult:
-        connector = _connector_for(connectors, target.source)
-        if connector is None:
-            return TargetResult(target, ok=False, error=f"no connector serves {target.source}")
+        platform = None if target.kind == "ads" else Platform(target.source)
+        capability = CAPABILITY[target.kind]
+        if not sources.offers(capability, platform):
+            reason = f"no enabled source offers {capability.value} for {target.source} (REELSCOPE_CONNECTORS)"
+            return TargetResult(target, ok=False, error=reason, skipped=target.kind != "videos")
 
         def call() -> Awaitable[list[Any]]:
-            if target.kind == "ads":
-                return connector.ads(target.keyword, limit=ADS_PER_KEYWORD)
-            platform = Platform(target.source)
+            if platform is None:
+                return sources.ads(target.keyword, limit=ADS_PER_KEYWORD)
             if target.kind == "slideshows":
-                return connector.slideshows(
-                    platform, target.keyword, since, until, limit=SLIDESHOWS_PER_TARGET
-                )
-            return connector.search_videos(platform, target.keyword, since, until, limit=VIDEOS_PER_TARGET)
+                return sources.slideshows(platform, target.keyword, since, until, limit=SLIDESHOWS_PER_TARGET)
+            return sources.search_videos(platform, target.keyword, since, until, limit=VIDEOS_PER_TARGET)
 
         try:
             records = await _bounded(limit, lambda: _with_retry(call))
-        except Unavailable as exc:
-            return TargetResult(target, ok=False, error=f"unavailable: {exc}", skipped=True)
         except ConnectorError as exc:
             log.warning(
                 "agent.run.target_failed", keyword=target.keyword, source=target.source, error=str(exc)
@@ -234,18 +231,17 @@ def outlier_candidates(videos: Sequence[VideoRecord]) -> list[tuple[Platform, st
 
 
 async def creator_posts(
-    connectors: Sequence[Connector], creators: Sequence[tuple[Platform, str]]
+    sources: Sources, creators: Sequence[tuple[Platform, str]]
 ) -> dict[tuple[Platform, str], list[VideoRecord]]:
     """Each creator's recent posts; a creator whose posts cannot be read is left out."""
     limit = asyncio.Semaphore(CONCURRENCY)
 
     async def one(platform: Platform, handle: str) -> tuple[tuple[Platform, str], list[VideoRecord] | None]:
-        connector = _connector_for(connectors, platform.value)
-        if connector is None:
+        if not sources.offers(Capability.CREATOR_POSTS, platform):
             return (platform, handle), None
         try:
             posts = await _bounded(
-                limit, lambda: connector.creator_posts(platform, handle, limit=CREATOR_POSTS)
+                limit, lambda: sources.creator_posts(platform, handle, limit=CREATOR_POSTS)
             )
         except ConnectorError:
             return (platform, handle), None

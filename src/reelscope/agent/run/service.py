@@ -27,7 +27,8 @@ from reelscope.agent.run import collect, metrics
 from reelscope.billing import service as billing_service
 from reelscope.billing import usage
 from reelscope.catalog import service as catalog_service
-from reelscope.collectors.base import Connector, VideoRecord
+from reelscope.collectors.base import VideoRecord
+from reelscope.collectors.routing import Sources
 from reelscope.events import schemas as events
 from reelscope.events import service as events_service
 from reelscope.events.catalogue import EventName
@@ -55,7 +56,7 @@ log = get_logger(__name__)
 ANALYSIS_WINDOW = timedelta(hours=1)
 
 
-async def execute(ctx: TaskContext, run_id: str, connectors: Sequence[Connector]) -> dict[str, Any]:
+async def execute(ctx: TaskContext, run_id: str, sources: Sources) -> dict[str, Any]:
     """The whole run; returns what it did (the job's result)."""
     started = time.perf_counter()
     async with ctx.db.transaction() as session:
@@ -65,7 +66,7 @@ async def execute(ctx: TaskContext, run_id: str, connectors: Sequence[Connector]
             return begun
         settings = begun
     now = ctx.now()
-    results = await collect.collect_targets(connectors, settings, now - settings.window, now)
+    results = await collect.collect_targets(sources, settings, now - settings.window, now)
     if not any(r.ok for r in results):  # every target failed (or none could be served)
         async with ctx.db.transaction() as session:
             outcome = await _fail(
@@ -80,7 +81,7 @@ async def execute(ctx: TaskContext, run_id: str, connectors: Sequence[Connector]
         return outcome
     filtered = collect.apply_filters(results, settings)
     videos = [record for record, _ in filtered.videos]
-    posts = await collect.creator_posts(connectors, collect.outlier_candidates(videos))
+    posts = await collect.creator_posts(sources, collect.outlier_candidates(videos))
     found_outliers = collect.creator_outliers(videos, posts)
     async with ctx.db.transaction() as session:
         outcome = await _store(ctx, session, run_id, results, filtered, posts, found_outliers, started)
