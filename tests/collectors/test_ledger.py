@@ -75,7 +75,9 @@ class TestQuota:
         with pytest.raises(RateLimited):
             await ledger.spend("youtube", SEARCH)
 
-    async def test_a_pause_refuses_every_spend_until_it_ends(self, runtime: Runtime, clock: ManualClock) -> None:
+    async def test_a_pause_refuses_every_spend_until_it_ends(
+        self, runtime: Runtime, clock: ManualClock
+    ) -> None:
         ledger = Ledger(runtime.db, clock)
         until = clock.now() + timedelta(minutes=1)
         await ledger.pause("youtube", SEARCH, until, "rateLimitExceeded")
@@ -127,7 +129,9 @@ class TestHealth:
             await ledger.failed("sandbox", UpstreamError("injected"), None)
         assert await ledger.blocked_until("sandbox") is None
         _buckets, sources = await ledger.rows()
-        assert [(s.source, s.failures, s.last_error_kind) for s in sources] == [("sandbox", 10, "UpstreamError")]
+        assert [(s.source, s.failures, s.last_error_kind) for s in sources] == [
+            ("sandbox", 10, "UpstreamError")
+        ]
 
 
 class TestSqliteLock:

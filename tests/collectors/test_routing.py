@@ -128,7 +128,9 @@ class TestFallThrough:
         with pytest.raises(Unavailable, match="no enabled source offers creator for tiktok"):
             await sources(Fake("youtube", CREATORS)).creator(Platform.TIKTOK, "crumblab")
         with pytest.raises(Unavailable, match="no enabled source offers news"):
-            await sources(Fake("youtube", CREATORS)).news(["flour"], datetime.now().astimezone(), datetime.now().astimezone())
+            await sources(Fake("youtube", CREATORS)).news(
+                ["flour"], datetime.now().astimezone(), datetime.now().astimezone()
+            )
 
 
 @pytest.mark.both_databases

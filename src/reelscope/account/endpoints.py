@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 from reelscope.account import service as account_service
-from reelscope.account.schemas import Balance
-from reelscope.contract import PrincipalDep, SessionDep, v1_router
+from reelscope.account.schemas import Balance, Collector
+from reelscope.collectors.registry import build_sources
+from reelscope.contract import ClockDep, PrincipalDep, RuntimeDep, SessionDep, v1_router
 from reelscope.kit.schemas import Envelope, errors
 
 router = v1_router(prefix="/account", tags=["account"])
@@ -12,3 +13,16 @@ router = v1_router(prefix="/account", tags=["account"])
 async def get_account_balance(session: SessionDep, principal: PrincipalDep) -> Envelope[Balance]:
     """The team's prepaid balance in credits and dollars (free; 1 credit = $0.01)."""
     return Envelope(data=await account_service.balance(session, principal.team_id))
+
+
+@router.get("/collectors", responses=errors(400))
+async def get_account_collectors(
+    principal: PrincipalDep, runtime: RuntimeDep, clock: ClockDep
+) -> Envelope[list[Collector]]:
+    """The data sources this server collects from (beyond the spec; free): for each, what it can do
+    (capability → platforms), its state (`ok`, `rate_limited` until `state_until`, `circuit_open` until
+    `state_until`, `unavailable` with the `reason`), each quota bucket's use in the current window (and
+    the share background collection may spend), when each recurring pull is due, and its last success
+    and error. The same as `reelscope collectors status`."""
+    sources = build_sources(runtime.settings, clock, runtime.db)
+    return Envelope(data=await account_service.collectors(sources, clock.now()))

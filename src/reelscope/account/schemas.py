@@ -13,3 +13,46 @@ class Balance(Schema):
     credits_remaining: int
     balance_usd: float
     auto_top_up: AutoTopUp | None
+
+
+class CollectorBucket(Schema):
+    """A source's quota bucket: what the current window allows, used and leaves (issue 26)."""
+
+    name: str
+    daily_limit: int | None
+    used: int
+    used_background: int
+    background_limit: int | None
+    left: int | None
+    resets_at: str | None
+    paused_until: str | None
+    pause_reason: str | None
+
+
+class CollectorTurn(Schema):
+    """A recurring pull of the source (a country's popular chart) and when it is due next."""
+
+    name: str
+    next_at: str | None
+    runs: int
+
+
+class CollectorError(Schema):
+    kind: str
+    message: str | None
+    at: str | None
+
+
+class Collector(Schema):
+    """One enabled data source, as an operator needs to see it."""
+
+    name: str
+    capabilities: dict[str, list[str]]
+    state: str
+    state_until: str | None
+    reason: str | None
+    buckets: list[CollectorBucket]
+    turns: list[CollectorTurn]
+    calls: int
+    last_success_at: str | None
+    last_error: CollectorError | None

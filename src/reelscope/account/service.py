@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from reelscope.account.schemas import AutoTopUp, Balance
+from reelscope.account.schemas import (
+    AutoTopUp,
+    Balance,
+    Collector,
+    CollectorBucket,
+    CollectorError,
+    CollectorTurn,
+)
 from reelscope.auth import repository as auth_repository
 from reelscope.billing import service as billing_service
+from reelscope.collectors import status as collector_status
+from reelscope.collectors.routing import Sources
 from reelscope.kit.clock import iso
 from reelscope.kit.errors import NotFound
 
@@ -24,3 +35,39 @@ async def balance(session: AsyncSession, team_id: str) -> Balance:
         balance_usd=billing_service.credits_to_usd(credits),
         auto_top_up=auto,
     )
+
+
+async def collectors(sources: Sources, now: datetime) -> list[Collector]:
+    """Every enabled data source with its state, quota and last outcome (beyond the spec, issue 26)."""
+    return [
+        Collector(
+            name=found.name,
+            capabilities=found.capabilities,
+            state=found.state,
+            state_until=iso(found.state_until),
+            reason=found.reason,
+            buckets=[
+                CollectorBucket(
+                    name=b.name,
+                    daily_limit=b.daily_limit,
+                    used=b.used,
+                    used_background=b.used_background,
+                    background_limit=b.background_limit,
+                    left=b.left,
+                    resets_at=iso(b.resets_at),
+                    paused_until=iso(b.paused_until),
+                    pause_reason=b.pause_reason,
+                )
+                for b in found.buckets
+            ],
+            turns=[CollectorTurn(name=t.name, next_at=iso(t.next_at), runs=t.runs) for t in found.turns],
+            calls=found.calls,
+            last_success_at=iso(found.last_success_at),
+            last_error=CollectorError(
+                kind=found.last_error_kind, message=found.last_error, at=iso(found.last_error_at)
+            )
+            if found.last_error_kind
+            else None,
+        )
+        for found in await collector_status.status(sources, now)
+    ]

@@ -109,6 +109,7 @@ JOB_PRICE_AUDIENCE = 50  # JOB_PRICES["audience_snapshot"], also what create_cre
 PRICES: dict[str, Price] = {
     # account
     "get_account_balance": FREE,
+    "get_account_collectors": FREE,
     # §4.1 digests
     "get_videos_digest": Price(25),
     "get_platform_videos_digest": Price(25),

@@ -85,9 +85,13 @@ def serve(
     log_file = settings.data_dir / "serve.log" if sys.stderr.isatty() and sys.stdout.isatty() else None
     configure_logging(settings.log_level, json=settings.log_json, file=log_file)
     created = _bootstrap_demo(settings)
-    collected_days = backfill_catalog(settings, days=FIRST_START_CATALOG_DAYS)
+    if replays_history(settings):
+        collected_days = backfill_catalog(settings, days=FIRST_START_CATALOG_DAYS)
+        history_days = None
+    else:  # real sources only: no history to replay, the first collection cycle now
+        collected_days, history_days = first_cycle(settings), 1
     _prepare_read_path(settings)
-    _bootstrap_trends(settings, collected_days)
+    _bootstrap_trends(settings, collected_days, history_days=history_days)
     _print_welcome(settings, created, log_file)
     from reelscope.worker.consumer import start_embedded
 
@@ -165,6 +169,60 @@ def _progress() -> Any:
     return Progress(*columns, console=console)
 
 
+def replays_history(settings: Settings) -> bool:
+    """Whether an enabled source has a feed of every video posted (the sandbox world): only then does a
+    first start fill the catalog with past days and compute their trend runs."""
+    from reelscope.collectors.base import Capability
+    from reelscope.collectors.registry import build_connectors
+
+    return any(Capability.WORLD_FEED in c.capabilities for c in build_connectors(settings, SystemClock()))
+
+
+def first_cycle(settings: Settings) -> int | None:
+    """With real sources only, on an empty catalog: one collection cycle now (every country's popular
+    chart of every source that has one), so the digests have data when serve answers (issue 26 item 5).
+    Returns None when the catalog had data (the periodic collection carries on from it)."""
+    import time
+
+    from reelscope.catalog import collection
+    from reelscope.catalog import repository as catalog_repository
+    from reelscope.catalog import service as catalog_service
+    from reelscope.collectors.registry import build_sources
+
+    clock = SystemClock()
+    started = time.monotonic()
+    with _progress() as progress:
+        stage = progress.add_task("Catalog: the first collection cycle", total=None)
+
+        async def work(database: Database) -> collection.CollectResult | None:
+            async with database.transaction(write=False) as session:
+                if not await catalog_service.is_empty(session):
+                    return None
+                regions = await catalog_repository.country_regions(session)
+            now = clock.now()
+            sources = build_sources(settings, clock, database)
+            found = await collection.collect(
+                database, sources, clock, now - collection.refresh_window, now, regions=regions
+            )
+            if sources.ledger is not None:
+                await sources.ledger.flush()
+            return found
+
+        result = _run_admin(settings, work)
+        progress.remove_task(stage)
+    if result is None:
+        return None
+    videos = sum(result.videos.values())
+    console.print(
+        f"Catalog: {videos} videos from the first collection cycle in {time.monotonic() - started:.1f}s"
+    )
+    for source, error in sorted(result.failures.items()):
+        console.print(
+            f"  {source}: {error} (see `reelscope collectors status`)", highlight=False, markup=False
+        )
+    return 0
+
+
 def backfill_catalog(settings: Settings, *, days: int | None = None) -> int | None:
     """On the first start of an empty catalog: the newest ``days`` (default: all 14) of every enabled
     feed, so reads have data at once; returns the days collected, None when the catalog had data.
@@ -197,7 +255,7 @@ def backfill_catalog(settings: Settings, *, days: int | None = None) -> int | No
             # generation runs in a second process, on the other core, while this one writes; spawned,
             # not forked, because this process already runs the database driver's thread
             with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
-                connectors = build_connectors(settings, clock, bulk_executor=pool)
+                connectors = collection.world_feeds(build_connectors(settings, clock, bulk_executor=pool))
                 return await collection.backfill(database, connectors, clock, days=wanted, on_chunk=advance)
 
         started = time.monotonic()
@@ -210,7 +268,9 @@ def backfill_catalog(settings: Settings, *, days: int | None = None) -> int | No
     return wanted
 
 
-def _bootstrap_trends(settings: Settings, catalog_days_collected: int | None) -> None:
+def _bootstrap_trends(
+    settings: Settings, catalog_days_collected: int | None, *, history_days: int | None = None
+) -> None:
     """Trend run schedules for every region; on the first start, each region's latest run at once and
     the runs of the whole backfilled period (momentum replayed) as a background job."""
     import time
@@ -234,7 +294,7 @@ def _bootstrap_trends(settings: Settings, catalog_days_collected: int | None) ->
             return await trend_tasks.bootstrap(
                 database,
                 clock.now(),
-                history_days=collection.backfill_days,
+                history_days=history_days or collection.backfill_days,
                 catalog_days_collected=catalog_days_collected,
                 replay_momentum=True,
                 on_run=advance,
@@ -243,7 +303,10 @@ def _bootstrap_trends(settings: Settings, catalog_days_collected: int | None) ->
         stored = _run_admin(settings, work)
         if not stored:
             progress.remove_task(stage)
-    if stored:
+    if stored and history_days is not None:
+        console.print(f"Trends: {stored} region runs computed in {time.monotonic() - started:.1f}s")
+        typer.echo("Trends fill in as collection runs (three runs a day per region, §4.3)")
+    elif stored:
         console.print(f"Trends: {stored} region runs computed in {time.monotonic() - started:.1f}s")
         older = (
             f"the older {collection.backfill_days - catalog_days_collected} catalog days and "
