@@ -15,11 +15,12 @@ from reelscope.collectors.base import Connector
 from reelscope.collectors.ledger import Ledger
 from reelscope.collectors.routing import Sources
 from reelscope.collectors.sandbox import SandboxConnector, parse_failures
+from reelscope.collectors.youtube import from_settings as youtube_from_settings
 from reelscope.config import Settings
 from reelscope.kit.clock import Clock
 from reelscope.kit.db import Database
 
-KNOWN = ("sandbox",)
+KNOWN = ("sandbox", "youtube")
 
 
 class UnknownConnector(ValueError):
@@ -60,6 +61,8 @@ def build_connectors(
                     bulk_executor=bulk_executor,
                 )
             )
+        elif name == "youtube":
+            built.append(youtube_from_settings(settings, clock, ledger, transport=transport))
     return built
 
 

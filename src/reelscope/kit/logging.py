@@ -3,11 +3,35 @@
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
 import structlog
+
+# httpx logs every request's full URL at INFO ("HTTP Request: GET https://…?key=… 200"), and a source's key
+# may travel in the query string (YouTube's ``key=``, connectors reference §1.1): its value is blanked
+# before any handler sees the record, whatever the levels (issue 26 item 7)
+_QUERY_SECRET = re.compile(r"([?&](?:key|api_?key|access_token|token)=)[^&#\s\"']+", re.IGNORECASE)
+
+
+class _QuerySecretsRedacted(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = _QUERY_SECRET.sub(r"\1***", message)
+        if redacted != message:
+            record.msg, record.args = redacted, ()
+        return True
+
+
+def _redact_request_logs() -> None:
+    logger = logging.getLogger("httpx")
+    if not any(isinstance(f, _QuerySecretsRedacted) for f in logger.filters):
+        logger.addFilter(_QuerySecretsRedacted())
+
+
+_redact_request_logs()
 
 
 class _FileAndScreen:
