@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from reelscope.collectors.base import RateLimited
+from reelscope.collectors.base import RateLimited, UpstreamError
 from reelscope.collectors.budget import background
 from reelscope.collectors.ledger import Ledger
+from reelscope.collectors.routing import Sources
 from reelscope.collectors.youtube import YouTubeConnector
 from reelscope.collectors.youtube.client import Buckets
 from reelscope.kit.clock import ManualClock
@@ -252,3 +253,29 @@ def test_buckets_reset_at_midnight_pacific() -> None:
             2026, 7, 16, 7, tzinfo=UTC
         )
     assert (buckets.search.background_limit, buckets.units.background_limit) == (60, 6_000)
+
+
+class TestRouting:
+    async def test_an_outage_opens_the_circuit_after_five_failures(
+        self,
+        make_connector: MakeConnector,
+        ledger: Ledger,
+        fake: FakeYouTube,
+        videos: list[str],
+        clock: ManualClock,
+    ) -> None:
+        sources = Sources([make_connector(ledger)], ledger)
+        fake.fail("videos", 503, payloads.error(503, "backendError"), times=100)
+        for _ in range(5):
+            with pytest.raises(UpstreamError):
+                await sources.video_stats(YT, videos[0])
+        await ledger.flush()
+        # skipped without a request while the circuit is open (2 minutes), tried again after
+        with pytest.raises(RateLimited) as raised:
+            await sources.video_stats(YT, videos[0])
+        assert raised.value.retry_at == clock.now() + timedelta(minutes=2)
+        assert len(fake.requests) == 5
+        clock.advance(timedelta(minutes=2))
+        with pytest.raises(UpstreamError):
+            await sources.video_stats(YT, videos[0])
+        assert len(fake.requests) == 6
