@@ -23,7 +23,7 @@ feed page and search, and each lookup is a unit.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import AsyncGenerator, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import aclosing
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -46,7 +46,7 @@ from reelscope.collectors.base import (
     VideoStats,
 )
 from reelscope.collectors.ledger import Breaker, Ledger
-from reelscope.collectors.youtube import mapper
+from reelscope.collectors.youtube import mapper, paging
 from reelscope.collectors.youtube.client import SOURCE, Buckets, Session, YouTubeClient
 from reelscope.config import Settings
 from reelscope.kit.clock import Clock, as_utc
@@ -64,7 +64,6 @@ CHANNEL_TTL = timedelta(hours=24)
 CHANNEL_CACHE_SIZE = 10_000
 YOUTUBE = frozenset({Platform.YOUTUBE})
 
-T = TypeVar("T")
 R = TypeVar("R")
 
 
@@ -117,7 +116,7 @@ class YouTubeConnector:
         found: list[VideoRecord] = []
         async with (
             self.client.session() as api,
-            aclosing(_pages(api, "search", params, SEARCH_PAGES, _search_ids)) as pages,
+            aclosing(paging.pages(api, "search", params, SEARCH_PAGES, paging.search_ids)) as pages,
         ):
             async for ids in pages:
                 records = await self._shorts(api, await self._videos(api, ids, VIDEO_PARTS))
@@ -149,7 +148,7 @@ class YouTubeConnector:
         }
         records: list[VideoRecord] = []
         async with self.client.session() as api:
-            async for items in _pages(api, "videos", params, FEED_PAGES, _items_with_ids):
+            async for items in paging.pages(api, "videos", params, FEED_PAGES, paging.items_with_ids):
                 records.extend(await self._shorts(api, items, feed_region=code.lower()))
         return records
 
@@ -209,7 +208,7 @@ class YouTubeConnector:
                 "maxResults": PAGE_SIZE,
             }
             posts: list[VideoRecord] = []
-            walk = _pages(api, "playlistItems", params, UPLOADS_PAGES, _playlist_ids)
+            walk = paging.pages(api, "playlistItems", params, UPLOADS_PAGES, paging.playlist_ids)
             try:
                 async with aclosing(walk) as pages:
                     async for ids in pages:
@@ -269,7 +268,7 @@ class YouTubeConnector:
         for start in range(0, len(ids), PAGE_SIZE):
             chunk = ids[start : start + PAGE_SIZE]
             body = await api.get("videos", {"part": parts, "id": ",".join(chunk), "maxResults": PAGE_SIZE})
-            items.extend(_items(body))
+            items.extend(paging.items(body))
         return items
 
     async def _shorts(
@@ -303,7 +302,7 @@ class YouTubeConnector:
             body = await api.get(
                 "channels", {"part": "snippet,statistics", "id": ",".join(chunk), "maxResults": PAGE_SIZE}
             )
-            for item in _items(body):
+            for item in paging.items(body):
                 creator = _mapped(mapper.to_creator, item, now)
                 if creator is not None and creator.platform_user_id is not None:
                     known[creator.platform_user_id] = creator
@@ -319,7 +318,7 @@ class YouTubeConnector:
             "channels", {"part": "snippet,statistics,contentDetails", "forHandle": f"@{wanted}"}
         )
         now = self.clock.now()
-        for item in _items(body):
+        for item in paging.items(body):
             creator = _mapped(mapper.to_creator, item, now)
             if creator is not None:
                 self._remember(creator, now)
@@ -360,86 +359,7 @@ def from_settings(
     return YouTubeConnector(client, clock)
 
 
-# --- paging -----------------------------------------------------------------------------------------
-
-
-async def _pages(
-    api: Session,
-    resource: str,
-    params: dict[str, str | int],
-    cap: int,
-    new_of: Callable[[dict[str, Any], set[str]], list[T]],
-) -> AsyncGenerator[list[T]]:
-    """Each page's new entries (``new_of(body, seen)`` picks them and adds them to ``seen``), following
-    ``nextPageToken`` until it is absent or repeats, a page brings nothing new, or ``cap`` pages were
-    read (logged: a vendor may page forever, §10)."""
-    seen: set[str] = set()
-    tokens: set[str] = set()
-    token: str | None = None
-    for page in range(1, cap + 1):
-        body = await api.get(resource, params if token is None else {**params, "pageToken": token})
-        fresh = new_of(body, seen)
-        if not fresh:
-            return
-        yield fresh
-        next_token = body.get("nextPageToken")
-        if not isinstance(next_token, str) or not next_token or next_token in tokens:
-            return
-        tokens.add(next_token)
-        token = next_token
-        if page == cap:
-            log.info("youtube.page_cap", resource=resource, pages=cap)
-
-
-def _search_ids(body: dict[str, Any], seen: set[str]) -> list[str]:
-    return _fresh((_id_or_none(item) for item in _items(body)), seen)
-
-
-def _playlist_ids(body: dict[str, Any], seen: set[str]) -> list[str]:
-    found: list[str | None] = []
-    for item in _items(body):
-        details = item.get("contentDetails")
-        snippet = item.get("snippet")
-        raw = details.get("videoId") if isinstance(details, dict) else None
-        if raw is None and isinstance(snippet, dict) and isinstance(snippet.get("resourceId"), dict):
-            raw = snippet["resourceId"].get("videoId")
-        found.append(raw.strip() if isinstance(raw, str) and raw.strip() else None)
-    return _fresh(found, seen)
-
-
-def _items_with_ids(body: dict[str, Any], seen: set[str]) -> list[dict[str, Any]]:
-    fresh: list[dict[str, Any]] = []
-    for item in _items(body):
-        found = _id_or_none(item)
-        if found is not None and found not in seen:
-            seen.add(found)
-            fresh.append(item)
-    return fresh
-
-
-def _fresh(ids: Iterable[str | None], seen: set[str]) -> list[str]:
-    fresh: list[str] = []
-    for found in ids:
-        if found is not None and found not in seen:
-            seen.add(found)
-            fresh.append(found)
-    return fresh
-
-
-def _id_or_none(item: dict[str, Any]) -> str | None:
-    try:
-        return mapper.video_id(item)
-    except mapper.UnmappableItem:
-        return None
-
-
 # --- small helpers ----------------------------------------------------------------------------------
-
-
-def _items(body: dict[str, Any]) -> list[dict[str, Any]]:
-    """``items`` of a list answer (absent when empty), only its objects."""
-    items = body.get("items")
-    return [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
 
 
 def _mapped(build: Callable[..., R], item: dict[str, Any], *args: Any, **kwargs: Any) -> R | None:
@@ -448,7 +368,7 @@ def _mapped(build: Callable[..., R], item: dict[str, Any], *args: Any, **kwargs:
     try:
         return build(item, *args, **kwargs)
     except mapper.UnmappableItem as exc:
-        log.warning("youtube.item_skipped", reason=str(exc), id=_id_or_none(item) or item.get("id"))
+        log.warning("youtube.item_skipped", reason=str(exc), id=paging.id_or_none(item) or item.get("id"))
         return None
 
 
