@@ -153,7 +153,10 @@ async def _collect_charts(
                 result.not_due += 1
                 continue
             records = await _feed(sources, connector, platform, region, since, until, result)
-            if result.failures.get(_source_key(connector, platform, region)) == RateLimited.__name__:
+            failed = result.failures.get(_source_key(connector, platform, region))
+            if failed is not None and sources.ledger is not None:
+                await sources.ledger.release(connector.name, key)  # the next cycle tries again
+            if failed == RateLimited.__name__:
                 return  # spent: nothing else of this source until its reset
             await _store_feed(db, _source_key(connector, platform, region), records, found_at, result)
 

@@ -310,6 +310,17 @@ class Ledger:
         except LockBusy:
             return False  # the lock is busy right now: the next cycle claims it
 
+    async def release(self, source: str, turn: str) -> None:
+        """Give a claimed turn back (its pull failed): the next cycle may try again."""
+        now = self.clock.now()
+
+        def work(connection: Connection) -> None:
+            connection.execute(
+                update(B).where(B.c.source == source, B.c.bucket == turn).values(window_ends_at=now)
+            )
+
+        await self._write(work)
+
     # --- health -------------------------------------------------------------------------------------
 
     async def blocked_until(self, source: str) -> tuple[datetime, str] | None:

@@ -98,11 +98,19 @@ class YouTubeClient:
         self.buckets = buckets
         self._transport = transport
 
+    def missing_key(self) -> str | None:
+        """Why no call can be made (no key configured), or None."""
+        if self._api_key is None or not self._api_key.get_secret_value().strip():
+            return f"youtube: no API key configured (set {KEY_SETTING})"
+        return None
+
     @asynccontextmanager
     async def session(self) -> AsyncIterator[Session]:
         """Raises ``Unavailable`` at once when no key is configured: nothing is counted or sent."""
-        if self._api_key is None or not self._api_key.get_secret_value().strip():
-            raise Unavailable(f"youtube: no API key configured (set {KEY_SETTING})")
+        missing = self.missing_key()
+        if missing is not None:
+            raise Unavailable(missing)
+        assert self._api_key is not None
         async with httpx.AsyncClient(
             base_url=self.base_url,
             transport=self._transport,

@@ -45,6 +45,7 @@ from reelscope.collectors.base import (
     VideoRecord,
     VideoStats,
 )
+from reelscope.collectors.budget import Bucket
 from reelscope.collectors.ledger import Breaker, Ledger
 from reelscope.collectors.youtube import mapper, paging
 from reelscope.collectors.youtube.client import SOURCE, Buckets, Session, YouTubeClient
@@ -87,11 +88,29 @@ class YouTubeConnector:
     }
     breaker = Breaker(threshold=5, cooldown=timedelta(minutes=2), max_cooldown=timedelta(minutes=30))
 
+    # a stats refresh asks for 50 ids per call (videos.list), 1 unit each
+    stats_batch = PAGE_SIZE
+
     def __init__(self, client: YouTubeClient, clock: Clock) -> None:
         self.client = client
         self.clock = clock
         # channel id → (creator, when fetched), oldest first
         self._channels: OrderedDict[str, tuple[CreatorRecord, datetime]] = OrderedDict()
+
+    # --- what the planner and the status read --------------------------------------------------------
+
+    @property
+    def buckets(self) -> tuple[Bucket, ...]:
+        return (self.client.buckets.search, self.client.buckets.units)
+
+    def bucket_of(self, capability: Capability) -> Bucket:
+        """The bucket a call of ``capability`` spends (search.list has its own; §1.4)."""
+        return self.client.buckets.search if capability is Capability.SEARCH else self.client.buckets.units
+
+    @property
+    def unavailable_reason(self) -> str | None:
+        """Why nothing can be asked at all (no key), for the collector status; None when configured."""
+        return self.client.missing_key()
 
     # --- the protocol: what YouTube offers ---------------------------------------------------------
 
