@@ -8,6 +8,9 @@ and refuses with ``RateLimited(retry_at=the reset)`` once a bucket is spent.
 
 Background work (the periodic collection) may use only a share of each bucket, so that on-demand work
 (lookups, agent runs, tracking) still finds budget; the collection marks its calls with ``background()``.
+
+A source with a politeness limit instead of a quota (GDELT: one request per 5 s, connectors reference §7)
+declares ``min_interval``: each call holds the bucket that long, in every process.
 """
 
 from __future__ import annotations
@@ -45,12 +48,20 @@ PACIFIC_MIDNIGHT = MidnightIn("America/Los_Angeles")
 class Bucket:
     """One thing a source counts: ``daily_limit`` units between resets (None: no quota, the bucket only
     records pauses, e.g. a host a scraper is blocked on), of which background work may spend
-    ``background_share``."""
+    ``background_share``; with ``min_interval``, at most one call per interval."""
 
     name: str
     daily_limit: int | None = None
     resets: MidnightIn = UTC_MIDNIGHT
     background_share: float = 1.0
+    min_interval: timedelta | None = None
+
+    @property
+    def pacing(self) -> str | None:
+        """The pause reason a call's hold writes (None without ``min_interval``)."""
+        if self.min_interval is None:
+            return None
+        return f"at most one call every {self.min_interval.total_seconds():g} s"
 
     @property
     def background_limit(self) -> int | None:

@@ -6,7 +6,8 @@ nothing (connectors reference §10: "persist budget counters across restarts").
 
 - ``spend`` counts units before a call, atomically: one conditional UPDATE that opens a new window at the
   bucket's reset and refuses when the call would pass the daily limit (or, for background work, its
-  share); a refusal is ``RateLimited(retry_at)``: the pause's end, or the reset.
+  share); a refusal is ``RateLimited(retry_at)``: the pause's end, or the reset. A bucket with a
+  ``min_interval`` is paused that long by the same UPDATE, so two processes never both get the slot.
 - ``pause`` records what a vendor said (quota spent, throttled, a host blocking a scraper).
 - ``succeeded``/``failed`` keep each source's health; a source with a ``Breaker`` whose calls keep
   failing is skipped by the router until its circuit closes (``blocked_until``).
@@ -63,6 +64,13 @@ class Breaker:
             return None
         cooldown: timedelta = self.cooldown * 2 ** min(failures - self.threshold, 20)
         return min(cooldown, self.max_cooldown)
+
+
+def _hold(bucket: Bucket, now: datetime) -> dict[str, Any]:
+    """The pause a call of a paced bucket (``Bucket.min_interval``) starts, as UPDATE values."""
+    if bucket.min_interval is None:
+        return {}
+    return {"paused_until": now + bucket.min_interval, "pause_reason": bucket.pacing}
 
 
 def _clip(text: str) -> str:
@@ -165,6 +173,7 @@ class Ledger:
                 window_ends_at=case((fresh, bucket.resets.after(now)), else_=B.c.window_ends_at),
                 daily_limit=bucket.daily_limit,
                 updated_at=now,
+                **_hold(bucket, now),
             )
         )
         empty = {"source": source, "bucket": bucket.name, "used": 0, "used_background": 0}
@@ -221,6 +230,7 @@ class Ledger:
                     window_ends_at=case((fresh_now, bucket.resets.after(now)), else_=B.c.window_ends_at),
                     daily_limit=bucket.daily_limit,
                     updated_at=self.clock.now(),
+                    **_hold(bucket, now),
                 )
             )
 
