@@ -77,6 +77,19 @@ def _rank(error: ConnectorError) -> int:
     return 3
 
 
+def combined(failures: Sequence[tuple[str, ConnectorError]]) -> ConnectorError:
+    """One error for several failed calls (sources, or the parts of one source's answer): what each
+    said, typed by the most hopeful of them (throttled: retry at the earliest moment)."""
+    said = "; ".join(f"{name}: {error}" for name, error in failures)
+    best = min((error for _, error in failures), key=_rank)
+    if isinstance(best, RateLimited):
+        retry_at = min(e.retry_at for _, e in failures if isinstance(e, RateLimited))
+        return RateLimited(said, retry_at=retry_at)
+    if isinstance(best, UpstreamError):
+        return UpstreamError(said, retryable=best.retryable)
+    return Unavailable(said)
+
+
 class Sources:
     """The enabled sources in the configured order, routed by capability."""
 
@@ -160,14 +173,7 @@ class Sources:
         where = f" for {platform.value}" if platform and capability not in PLATFORMLESS else ""
         if not failures:
             return Unavailable(f"no enabled source offers {capability.value}{where} (REELSCOPE_CONNECTORS)")
-        said = "; ".join(f"{name}: {error}" for name, error in failures)
-        best = min((error for _, error in failures), key=_rank)
-        if isinstance(best, RateLimited):
-            retry_at = min(e.retry_at for _, e in failures if isinstance(e, RateLimited))
-            return RateLimited(said, retry_at=retry_at)
-        if isinstance(best, UpstreamError):
-            return UpstreamError(said, retryable=best.retryable)
-        return Unavailable(said)
+        return combined(failures)
 
     # --- the connector protocol, routed ------------------------------------------------------------
 
