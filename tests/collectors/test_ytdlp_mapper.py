@@ -6,7 +6,13 @@ import json
 from datetime import UTC, datetime
 
 from reelscope.collectors.jsonl import BadLine, parse_line
-from reelscope.collectors.ytdlp.mapper import info_to_video, shortcode_to_media_id
+from reelscope.collectors.ytdlp.mapper import (
+    UnmappableInfo,
+    info_to_video,
+    is_short,
+    media_id_to_shortcode,
+    shortcode_to_media_id,
+)
 from reelscope.kit.platforms import Platform
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
@@ -195,3 +201,41 @@ NORMALIZED = {
     "published_at": "2026-10-04T16:20:05Z",
     "fetched_at": "2026-10-05T16:20:05Z",
 }
+
+
+class TestConnectorHelpers:
+    """What the yt-dlp connector needs of the mapper (issue 26 item 4; reference §3.7, §8)."""
+
+    def test_a_media_id_goes_back_to_its_link_code(self) -> None:
+        assert media_id_to_shortcode("3472818758777482641") == "DAx7kLmPq2R"
+        for code in ("DAx7kLmPq2R", "B_-09azAZ", "C"):
+            assert media_id_to_shortcode(shortcode_to_media_id(code)) == code
+
+    def test_a_media_id_that_is_not_a_number_is_refused(self) -> None:
+        try:
+            media_id_to_shortcode("DAx7kLmPq2R")
+        except UnmappableInfo as exc:
+            assert "media id" in str(exc)
+        else:
+            raise AssertionError("a link code was taken for a media id")
+
+    def test_shorts_by_media_type_then_by_link(self) -> None:
+        assert is_short(YOUTUBE | {"media_type": "short"}) is True
+        assert is_short(YOUTUBE | {"media_type": "video", "url": "https://www.youtube.com/shorts/x"}) is False
+        assert is_short(YOUTUBE | {"media_type": "livestream"}) is False
+        assert is_short({"url": "https://www.youtube.com/shorts/Zt3kQ9vLm0A"}) is True
+        assert is_short(YOUTUBE) is None  # the watch link of a full dict says nothing
+
+    def test_flat_entries_name_their_extractor_in_ie_key_and_their_page_in_url(self) -> None:
+        entry = {key: TIKTOK[key] for key in ("id", "description", "uploader", "timestamp", "view_count")} | {
+            "_type": "url",
+            "ie_key": "TikTok",
+            "url": TIKTOK["webpage_url"],
+        }
+        video = info_to_video(entry, NOW)
+        assert (video.platform, video.url, video.views) == (
+            Platform.TIKTOK,
+            TIKTOK["webpage_url"],
+            391020,
+        )
+        assert video.likes == 0  # not in the entry: not reported

@@ -13,14 +13,16 @@ import httpx
 
 from reelscope.collectors.base import Connector
 from reelscope.collectors.ledger import Ledger
+from reelscope.collectors.news import connector as news
 from reelscope.collectors.routing import Sources
 from reelscope.collectors.sandbox import SandboxConnector, parse_failures
 from reelscope.collectors.youtube import from_settings as youtube_from_settings
+from reelscope.collectors.ytdlp import connector as ytdlp
 from reelscope.config import Settings
 from reelscope.kit.clock import Clock
 from reelscope.kit.db import Database
 
-KNOWN = ("sandbox", "youtube")
+KNOWN = ("sandbox", "youtube", "news", "ytdlp")
 
 
 class UnknownConnector(ValueError):
@@ -63,6 +65,10 @@ def build_connectors(
             )
         elif name == "youtube":
             built.append(youtube_from_settings(settings, clock, ledger, transport=transport))
+        elif name == "news":
+            built.append(news.from_settings(settings, clock, ledger, transport=transport))
+        elif name == "ytdlp":
+            built.append(ytdlp.from_settings(settings, clock, ledger, transport=transport))
     return built
 
 

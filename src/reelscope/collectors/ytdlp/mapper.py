@@ -1,7 +1,9 @@
 """yt-dlp info dict → VideoRecord (connectors reference §5.4).
 
-Only the mapping lives here (``reelscope ingest`` feeds it saved info dicts); fetching by URL is a
-later connector. Transcripts and sounds need extra fetches and stay null.
+The mapping lives here: ``reelscope ingest`` feeds it saved info dicts, the connector (``connector.py``)
+the dicts its child process fetched, and the flat entries of listings (a search, a creator's tab) too,
+which name their extractor in ``ie_key`` and their page in ``url``. Transcripts and sounds need extra
+fetches and stay null.
 
 What the info dict says is kept (issue 17, ADR 0026): ``epoch`` (when yt-dlp took the dict) is the
 observation time, ``tags`` are the uploader's keyword tags (kept apart from the ``#`` hashtags of the
@@ -40,6 +42,31 @@ def shortcode_to_media_id(code: str) -> str:
             raise UnmappableInfo(f"bad Instagram shortcode {code!r}")
         value = value * 64 + index
     return str(value)
+
+
+def media_id_to_shortcode(media_id: str) -> str:
+    """Numeric Instagram media id → the link code (the inverse of ``shortcode_to_media_id``)."""
+    if not media_id.isdigit():
+        raise UnmappableInfo(f"bad Instagram media id {media_id!r}")
+    value, code = int(media_id), ""
+    while True:
+        value, index = divmod(value, 64)
+        code = _SHORTCODE_ALPHABET[index] + code
+        if value == 0:
+            return code
+
+
+def is_short(info: dict[str, Any]) -> bool | None:
+    """Whether a YouTube info dict is a Short (connectors reference §8 rule 1): yt-dlp's ``media_type``
+    (from the page's ``isShortsEligible``), else a ``/shorts/`` link of a flat entry; None when neither
+    says. The full dict's ``webpage_url`` is always a watch link, so only ``url`` is read."""
+    media_type = info.get("media_type")
+    if isinstance(media_type, str) and media_type:
+        return media_type == "short"
+    url = info.get("url")
+    if isinstance(url, str) and "/shorts/" in url:
+        return True
+    return None
 
 
 def parse_hashtags(text: str | None, *, keep_hash: bool) -> tuple[str, ...]:
@@ -126,7 +153,7 @@ def info_to_video(info: dict[str, Any], fetched_at: datetime) -> VideoRecord:
     """``fetched_at`` is used only when the dict has no ``epoch`` of its own."""
     if info.get("epoch") is not None:
         fetched_at = _moment(info["epoch"], "epoch")
-    key = str(info.get("extractor_key") or info.get("extractor") or "").lower()
+    key = str(info.get("extractor_key") or info.get("extractor") or info.get("ie_key") or "").lower()
     platform = EXTRACTORS.get(key.split(":")[0])
     if platform is None:
         raise UnmappableInfo(f"unsupported extractor {key!r} (youtube, tiktok or instagram)")
@@ -139,7 +166,7 @@ def info_to_video(info: dict[str, Any], fetched_at: datetime) -> VideoRecord:
         parts = [p for p in (info.get("title"), info.get("description")) if p]
         description = "\n".join(dict.fromkeys(parts)) or None
     else:
-        url = info.get("webpage_url") or ""
+        url = info.get("webpage_url") or info.get("url") or ""
         description = info.get("description") or (info.get("title") if platform is Platform.TIKTOK else None)
     if not url:
         raise UnmappableInfo("no webpage_url")
