@@ -19,7 +19,7 @@ import httpx
 from reelscope.collectors.base import Capability, ConnectorError, NewsItem
 from reelscope.collectors.ledger import Breaker, Ledger
 from reelscope.collectors.news import mapper
-from reelscope.collectors.news.client import Gdelt, GoogleNewsRss, Sleep
+from reelscope.collectors.news.client import GDELT, RSS, Gdelt, GoogleNewsRss, Sleep
 from reelscope.collectors.routing import combined
 from reelscope.collectors.unoffered import Unoffered
 from reelscope.config import Settings
@@ -52,6 +52,8 @@ class NewsConnector(Unoffered):
     capabilities = {Capability.NEWS: frozenset[Platform]()}
     # both sub-sources failing again and again: skip the source for a while
     breaker = Breaker(threshold=3, cooldown=timedelta(minutes=5), max_cooldown=timedelta(hours=2))
+    # no quota, only pacing and throttles: listed so the collector status shows their pauses
+    buckets = (GDELT, RSS)
 
     def __init__(self, gdelt: Gdelt, rss: GoogleNewsRss, clock: Clock) -> None:
         self.gdelt, self.rss, self.clock = gdelt, rss, clock

@@ -94,6 +94,8 @@ class YtdlpConnector(Unoffered):
     # per-host blocks are paused in the ledger (client.py); this opens the whole source's circuit only
     # when failures keep coming anyway (a broken yt-dlp, a dead network)
     breaker = Breaker(threshold=5, cooldown=timedelta(minutes=2), max_cooldown=timedelta(hours=1))
+    # a fetch is seconds and a process per video: never the background refresh's source (catalog/collection)
+    on_demand_only = True
 
     def __init__(self, client: Ytdlp, clock: Clock) -> None:
         self.client, self.clock = client, clock
