@@ -12,6 +12,7 @@ from collections.abc import Awaitable
 from typing import TypeVar
 
 from reelscope.collectors.base import ConnectorError, NotFound, RateLimited, UpstreamError
+from reelscope.kit.clock import iso
 
 T = TypeVar("T")
 
@@ -19,6 +20,7 @@ UPSTREAM_ERROR = "upstream_error"
 NOT_FOUND = "not_found"
 FAILED = "The data source failed; try again"
 UNAVAILABLE = "The data source is unavailable"
+SPENT = "The data source's quota is spent or it is throttled; try again after {retry_at}"
 
 
 class SourceFailed(Exception):
@@ -40,8 +42,9 @@ async def guarded(call: Awaitable[T]) -> T:
         return await call
     except NotFound as exc:
         raise SourceFailed(NOT_FOUND, str(exc), retryable=False) from exc
-    except (UpstreamError, RateLimited) as exc:
-        retryable = isinstance(exc, RateLimited) or exc.retryable
-        raise SourceFailed(UPSTREAM_ERROR, FAILED, retryable=retryable) from exc
+    except RateLimited as exc:  # issue 26: a spent source is said to be spent, and until when
+        raise SourceFailed(UPSTREAM_ERROR, SPENT.format(retry_at=iso(exc.retry_at)), retryable=True) from exc
+    except UpstreamError as exc:
+        raise SourceFailed(UPSTREAM_ERROR, FAILED, retryable=exc.retryable) from exc
     except ConnectorError as exc:
         raise SourceFailed(UPSTREAM_ERROR, UNAVAILABLE, retryable=False) from exc
