@@ -237,3 +237,48 @@ class TestRealSources:
         items = await sources.news(["flour", "ovens"], clock.now() - timedelta(days=1), clock.now())
         assert {i.domain for i in items} == {"thegrocer.example", "bakedaily.example"}
         assert {r.url.path for r in fake.requests} >= {"/api/v2/doc/doc", "/rss/search"}
+
+
+class TestWhatSourcesCannotDo:
+    async def test_a_platform_no_source_serves_is_named_in_the_partial_failure(
+        self, client: httpx.AsyncClient, runtime: Runtime, team: TeamKey, jobs: JobEngine
+    ) -> None:
+        agent = await client.post(
+            "/v1/agents",
+            json={"name": "both", "keywords": ["chart"], "platforms": ["youtube", "tiktok"]},
+            headers=team.headers,
+        )
+        assert agent.status_code == 201, agent.text
+        runs = await client.get(f"/v1/agents/{agent.json()['data']['id']}/runs", headers=team.headers)
+        run = runs.json()["data"]["runs"][0]
+        assert run["status"] == "partial_failure", run
+        by_source = {(t["source"], t["kind"]): t for t in run["targets"]}
+        assert by_source[("youtube", "videos")]["status"] == "completed"
+        tiktok = by_source[("tiktok", "videos")]
+        assert tiktok["status"] == "failed"
+        assert tiktok["error"] == "no enabled source offers search for tiktok (REELSCOPE_CONNECTORS)"
+        assert by_source[("tiktok", "slideshows")]["status"] == "skipped"  # nobody offers carousels
+        assert await balance(runtime, team) == 1000 - 50  # partly served: charged (§3)
+
+
+class TestSpentSource:
+    @pytest.fixture
+    def settings(self, settings: Settings) -> Settings:
+        return settings.model_copy(update={"youtube_search_daily_limit": 0})
+
+    async def test_a_spent_source_fails_the_run_saying_until_when_and_it_is_refunded(
+        self, client: httpx.AsyncClient, runtime: Runtime, team: TeamKey, jobs: JobEngine
+    ) -> None:
+        agent = await client.post(
+            "/v1/agents",
+            json={"name": "spent", "keywords": ["chart"], "platforms": ["youtube"]},
+            headers=team.headers,
+        )
+        assert agent.status_code == 201, agent.text
+        runs = await client.get(f"/v1/agents/{agent.json()['data']['id']}/runs", headers=team.headers)
+        run = runs.json()["data"]["runs"][0]
+        assert run["status"] == "failed", run
+        (target,) = run["targets"]
+        assert target["error"] == "youtube: youtube search: daily quota spent until 2026-11-22T08:00:00+00:00"
+        assert KEY not in runs.text
+        assert await balance(runtime, team) == 1000  # every target failed: refunded (§3)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -33,6 +35,27 @@ class CallState:
     # read session opened on first use by a safe request's handler (contract/dependencies.py)
     session: AsyncSession | None = None
     writes: bool = False
+    # the process's SQLite write gate, held by the contract around a non-safe request's transaction, and
+    # whether that transaction has sent a statement yet (contract/route.py)
+    gate: asyncio.Lock | None = None
+    began: bool = False
+
+    @asynccontextmanager
+    async def outside_transaction(self) -> AsyncIterator[None]:
+        """Wait on the outside world (a data source) without holding the write transaction: a handler
+        that must read a source before it writes (tracking creation's check) does it here. While the
+        request's session has sent no statement, the process's write gate is given back meanwhile, so
+        every other writer goes on; once it has (an Idempotency-Key held the key first), the request
+        already holds SQLite's lock and keeps it. The session must not be used inside."""
+        gate = self.gate if not self.began else None
+        if gate is None or not gate.locked():
+            yield
+            return
+        gate.release()
+        try:
+            yield
+        finally:
+            await gate.acquire()
 
     def settle(self, credits: int) -> None:
         """Let a handler charge less than quoted where the price depends on state (billing/prices.py)."""

@@ -22,10 +22,12 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from contextlib import nullcontext
 from datetime import datetime
+from functools import partial
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request, Response
 from fastapi.routing import APIRoute
+from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -206,7 +208,8 @@ async def _in_one_transaction(
     nothing) on anything else."""
     team_id = caller.principal.team_id
     async with runtime.sqlite_write_gate or nullcontext(), runtime.db.write() as session:
-        call.session, call.writes = session, True
+        call.session, call.writes, call.gate = session, True, runtime.sqlite_write_gate
+        event.listen(session.sync_session, "after_begin", partial(_began, call))
         try:
             await session.begin()
             idempotent = await idempotency.of(request)
@@ -235,10 +238,15 @@ async def _in_one_transaction(
             await session.rollback()
             raise
         finally:
-            call.session = None
+            call.session, call.gate = None, None
     if remaining is not None:
         call.charged, call.remaining = call.final_price, remaining
     return response
+
+
+def _began(call: CallState, *_: object) -> None:
+    """The request's transaction sent its first statement (SQLite: it holds the lock from here)."""
+    call.began = True
 
 
 async def _charge(session: AsyncSession, call: CallState, caller: auth_service.Caller, now: datetime) -> int:

@@ -59,12 +59,15 @@ async def create_tracked_creator(
     clock: ClockDep,
     runtime: RuntimeDep,
     links: LinksDep,
+    call: CallDep,
 ) -> Envelope[TrackedDetail]:
     """Track a creator ($0.25, which pays the first cycle, run at once). Later cycles run on `cadence`
     and cost $0.25 each; `tracking.cycle.completed` follows every cycle. 404 when the creator does not
     exist, 409 when the team already tracks them (neither billed)."""
     connector = build_sources(runtime.settings, clock, runtime.db)
-    item = await service.create_creator(session, connector, principal.team_id, body, clock.now())
+    item = await service.create_creator(
+        session, connector, principal.team_id, body, clock.now(), outside=call.outside_transaction
+    )
     return Envelope(data=await service.detail(session, item, clock.now(), links))
 
 
@@ -193,10 +196,13 @@ async def create_tracked_video(
     clock: ClockDep,
     runtime: RuntimeDep,
     links: LinksDep,
+    call: CallDep,
 ) -> Envelope[TrackedDetail]:
     """Track a video ($0.25, which pays the first cycle, run at once); later cycles $0.25 each."""
     connector = build_sources(runtime.settings, clock, runtime.db)
-    item = await service.create_video(session, connector, principal.team_id, body, clock.now())
+    item = await service.create_video(
+        session, connector, principal.team_id, body, clock.now(), outside=call.outside_transaction
+    )
     return Envelope(data=await service.detail(session, item, clock.now(), links))
 
 

@@ -7,7 +7,8 @@ and a job for the first cycle, which the creation charge pays for.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, TypeVar
@@ -51,6 +52,8 @@ from reelscope.worker.jobs import service as jobs_service
 from reelscope.worker.schedules import service as schedules_service
 
 T = TypeVar("T")
+# where a creation waits on its source: outside the request's write transaction (contract/calls.py)
+Outside = Callable[[], AbstractAsyncContextManager[object]]
 
 CREATOR, VIDEO = "creator", "video"
 ACTIVE, PAUSED = "active", "paused"
@@ -87,13 +90,22 @@ def normalize_handle(handle: str) -> str:
 
 
 async def create_creator(
-    session: AsyncSession, connector: Connector, team_id: str, body: TrackCreator, now: datetime
+    session: AsyncSession,
+    connector: Connector,
+    team_id: str,
+    body: TrackCreator,
+    now: datetime,
+    *,
+    outside: Outside = nullcontext,
 ) -> TrackedItem:
+    """The source is read first, ``outside`` the write transaction (contract/calls.py): a slow source
+    never holds other writers up. A duplicate is then a 409, its source read spent but nothing billed."""
     handle = normalize_handle(body.handle)
+    async with outside():
+        record = await _read(
+            connector.creator(body.platform, handle), f"No {body.platform.value} creator @{handle}"
+        )
     await _ensure_new(session, team_id, CREATOR, body.platform, handle.lower())
-    record = await _read(
-        connector.creator(body.platform, handle), f"No {body.platform.value} creator @{handle}"
-    )
     item = _new_item(
         team_id, CREATOR, body.platform, record.handle.lower(), body.cadence, now,
         handle=record.handle, title=record.display_name,
@@ -102,13 +114,20 @@ async def create_creator(
 
 
 async def create_video(
-    session: AsyncSession, connector: Connector, team_id: str, body: TrackVideo, now: datetime
+    session: AsyncSession,
+    connector: Connector,
+    team_id: str,
+    body: TrackVideo,
+    now: datetime,
+    *,
+    outside: Outside = nullcontext,
 ) -> TrackedItem:
     video_id = body.video_id.strip()
+    async with outside():
+        record = await _read(
+            connector.video(body.platform, video_id), f"No {body.platform.value} video {video_id}"
+        )
     await _ensure_new(session, team_id, VIDEO, body.platform, video_id)
-    record = await _read(
-        connector.video(body.platform, video_id), f"No {body.platform.value} video {video_id}"
-    )
     item = _new_item(
         team_id, VIDEO, body.platform, video_id, body.cadence, now,
         video_id=video_id, video_url=record.url, title=record.description,
