@@ -121,6 +121,27 @@ class TestHealth:
         await ledger.failed("youtube", UpstreamError("once"), breaker)
         assert await ledger.blocked_until("youtube") is None  # failures were reset by the success
 
+    async def test_a_half_open_circuit_lets_one_call_try_and_holds_the_others_off_meanwhile(
+        self, runtime: Runtime, clock: ManualClock
+    ) -> None:
+        ledger = Ledger(runtime.db, clock)
+        breaker = Breaker(threshold=1, cooldown=timedelta(minutes=1))
+        assert await ledger.may_call("youtube", breaker) is None  # never failed: closed
+        await ledger.failed("youtube", UpstreamError("timed out"), breaker)
+        assert await ledger.may_call("youtube", breaker) == (clock.now() + timedelta(minutes=1), "timed out")
+        clock.advance(timedelta(minutes=1))
+        assert await ledger.may_call("youtube", breaker) is None  # the trial
+        other = Ledger(runtime.db, clock)  # another process, while the trial waits for its answer
+        assert await other.may_call("youtube", breaker) == (clock.now() + timedelta(minutes=1), "timed out")
+        await ledger.failed("youtube", UpstreamError("timed out again"), breaker)  # the trial's answer
+        held = clock.now() + timedelta(minutes=2)
+        assert await other.may_call("youtube", breaker) == (held, "timed out again")
+        clock.set(held)
+        assert await other.may_call("youtube", breaker) is None  # its trial
+        await other.succeeded("youtube")
+        assert await ledger.may_call("youtube", breaker) is None  # closed: every call may go
+        assert await other.may_call("youtube", breaker) is None
+
     async def test_without_a_breaker_failures_are_recorded_but_never_block(
         self, runtime: Runtime, clock: ManualClock
     ) -> None:

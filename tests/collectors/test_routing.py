@@ -3,6 +3,7 @@ falling through on a spent, unavailable or failing source (issue 26 item 1; ADR 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
@@ -32,6 +33,8 @@ class Fake:
     """A source that offers what it is told and answers, or fails, as told; it counts its calls."""
 
     breaker: Breaker | None = None
+    # when set, every call waits for it (a source that has not answered yet)
+    gate: asyncio.Event | None = None
 
     def __init__(
         self,
@@ -47,6 +50,8 @@ class Fake:
 
     async def creator(self, platform: Platform, handle: str) -> CreatorRecord:
         self.calls += 1
+        if self.gate is not None:
+            await self.gate.wait()
         if self.error is not None:
             raise self.error
         return CreatorRecord(platform=platform, handle=handle, display_name=self.name)
@@ -152,6 +157,31 @@ class TestCircuit:
         api.error = None  # healthy again: the half-open call succeeds and closes the circuit
         assert (await routed.creator(Platform.YOUTUBE, "crumblab")).display_name == "youtube"
         assert await ledger.blocked_until("youtube") is None
+
+    async def test_once_the_circuit_is_half_open_one_call_tries_while_the_others_skip_it(
+        self, runtime: Runtime, clock: ManualClock
+    ) -> None:
+        """A source that hangs: when its circuit's time is up, one call waits for it (its trial), not
+        every call that comes meanwhile; those are served by the next source at once."""
+        ledger = Ledger(runtime.db, clock)
+        api = Fake("youtube", CREATORS, UpstreamError("no answer within 20 s", retryable=True))
+        api.breaker = Breaker(threshold=1, cooldown=timedelta(minutes=5))
+        scraper = Fake("ytdlp", CREATORS)
+        routed = sources(api, scraper, ledger=ledger)
+        await routed.creator(Platform.YOUTUBE, "crumblab")  # opens the circuit
+        clock.advance(timedelta(minutes=5))
+        api.gate = asyncio.Event()
+        calls = [asyncio.create_task(routed.creator(Platform.YOUTUBE, "crumblab")) for _ in range(4)]
+
+        async def others_served() -> None:
+            while scraper.calls < 1 + 3:
+                await asyncio.sleep(0)
+
+        await asyncio.wait_for(others_served(), timeout=30)  # without a single trial: never, all wait
+        assert api.calls == 1 + 1
+        api.gate.set()
+        answered = await asyncio.gather(*calls)
+        assert [a.display_name for a in answered] == ["ytdlp"] * 4 and api.calls == 2
 
     async def test_every_source_failing_with_open_circuits_is_rate_limited_until_the_first_closes(
         self, runtime: Runtime, clock: ManualClock

@@ -53,7 +53,7 @@ LATER_WAIT_MS = 30_000
 class Breaker:
     """When a source's circuit opens: after ``threshold`` consecutive failures it is skipped for
     ``cooldown``, doubling with each further failure up to ``max_cooldown``; the first call after that
-    tries again (half open)."""
+    tries again (half open, ``Ledger.may_call``: the others skip the source until it has answered)."""
 
     threshold: int = 3
     cooldown: timedelta = timedelta(minutes=1)
@@ -336,15 +336,49 @@ class Ledger:
     async def blocked_until(self, source: str) -> tuple[datetime, str] | None:
         """When the source's circuit is open: until when, and why."""
         now = self.clock.now()
+        row = await self._circuit(source)
+        if row is None or row.circuit_open_until is None or row.circuit_open_until <= now:
+            return None
+        return row.circuit_open_until, row.circuit_reason or "failing"
+
+    async def may_call(self, source: str, breaker: Breaker) -> tuple[datetime, str] | None:
+        """Whether the router may call ``source`` now (None), or until when its circuit is open and why.
+
+        Once an open circuit's time is up it is half open: one call, in any process, tries again. The
+        caller that claims the trial (one conditional UPDATE) is let through and the circuit is held open
+        for ``breaker.cooldown`` meanwhile, so calls made while the trial still waits for its answer (a
+        source that hangs until its timeout) skip the source rather than each wait too. The trial's
+        outcome closes the circuit (``succeeded``) or opens it for longer (``failed``)."""
+        now = self.clock.now()
+        row = await self._circuit(source)
+        if row is None or row.circuit_open_until is None:
+            return None  # closed: the common case costs one read
+        if row.circuit_open_until > now:
+            return row.circuit_open_until, row.circuit_reason or "failing"
+        stmt = (
+            update(S)
+            .where(S.c.source == source, S.c.circuit_open_until <= now)
+            .values(circuit_open_until=now + breaker.cooldown)
+        )
+
+        def work(connection: Connection) -> int:
+            result: CursorResult[Any] = connection.execute(stmt)
+            return result.rowcount
+
+        try:
+            if await self._write(work, later=False) == 1:
+                return None  # this call is the trial
+        except LockBusy:
+            return None  # the trial cannot be claimed right now: this call tries, as any did before
+        return await self.blocked_until(source)  # another call's trial holds it (None: it closed)
+
+    async def _circuit(self, source: str) -> Any:
         async with self.db.transaction(write=False) as session:
-            row = (
+            return (
                 await session.execute(
                     select(S.c.circuit_open_until, S.c.circuit_reason).where(S.c.source == source)
                 )
             ).one_or_none()
-        if row is None or row.circuit_open_until is None or row.circuit_open_until <= now:
-            return None
-        return row.circuit_open_until, row.circuit_reason or "failing"
 
     async def succeeded(self, source: str) -> None:
         now = self.clock.now()

@@ -9,9 +9,10 @@ thing does not exist) and ends the search. When every source fails, the caller g
 what each source said, typed by the most hopeful of them: throttled (retry at the earliest reset), then a
 retryable failure, then a permanent one, then unavailable.
 
-A source whose circuit is open (``Ledger.blocked_until``: it kept failing, ``Breaker``) is skipped without
+A source whose circuit is open (``Ledger.may_call``: it kept failing, ``Breaker``) is skipped without
 a call, so a source that answers 503 or blocks for an hour costs each request nothing after the calls
-that opened the circuit, each bounded by its own timeout.
+that opened the circuit, each bounded by its own timeout; when the circuit's time is up, one call tries
+it again while the others still skip it.
 """
 
 from __future__ import annotations
@@ -145,8 +146,9 @@ class Sources:
         """The first answer of the sources offering ``capability``, in order (see the module's doc)."""
         failures: list[tuple[str, ConnectorError]] = []
         for connector in self.offering(capability, platform):
-            if self.ledger is not None and breaker_of(connector) is not None:
-                blocked = await self.ledger.blocked_until(connector.name)
+            breaker = breaker_of(connector)
+            if self.ledger is not None and breaker is not None:
+                blocked = await self.ledger.may_call(connector.name, breaker)
                 if blocked is not None:
                     until, why = blocked
                     failures.append((connector.name, RateLimited(f"circuit open ({why})", retry_at=until)))

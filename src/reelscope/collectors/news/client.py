@@ -27,6 +27,7 @@ from typing import Any
 import feedparser
 import httpx
 
+from reelscope.collectors import tls
 from reelscope.collectors.base import ConnectorError, RateLimited, UpstreamError
 from reelscope.collectors.budget import Bucket
 from reelscope.collectors.ledger import Ledger
@@ -55,7 +56,11 @@ Sleep = Callable[[float], Awaitable[None]]
 
 def http_client(timeout: float, transport: httpx.AsyncBaseTransport | None) -> httpx.AsyncClient:
     return httpx.AsyncClient(
-        timeout=timeout, transport=transport, follow_redirects=False, headers={"User-Agent": USER_AGENT}
+        timeout=timeout,
+        transport=transport,
+        follow_redirects=False,
+        headers={"User-Agent": USER_AGENT},
+        verify=tls.context(),
     )
 
 

@@ -37,6 +37,7 @@ from typing import Any
 import httpx
 from pydantic import SecretStr
 
+from reelscope.collectors import tls
 from reelscope.collectors.base import NotFound, RateLimited, Unavailable, UpstreamError
 from reelscope.collectors.budget import PACIFIC_MIDNIGHT, Bucket
 from reelscope.collectors.ledger import Ledger
@@ -116,6 +117,7 @@ class YouTubeClient:
             transport=self._transport,
             timeout=self.timeout,
             follow_redirects=False,
+            verify=tls.context(),
         ) as http:
             yield Session(self, http, self._api_key.get_secret_value().strip())
 
