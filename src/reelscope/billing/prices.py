@@ -83,8 +83,9 @@ BATCH_MAX_HANDLES = 25  # §8.3
 
 def _creator_batch(_params: Params, body: Body) -> int:
     """§4.7: $0.50 per creator, up to $1.00 with audience data; cached repeats settle lower."""
-    handles = body.get("handles") if body else None
-    count = len(handles) if isinstance(handles, list) else 0
+    # `handles` of one platform, or `creators` [{platform, username}] (issue 28): the same price
+    listed = [body.get(name) for name in ("handles", "creators")] if body else []
+    count = sum(len(names) for names in listed if isinstance(names, list))
     if count > BATCH_MAX_HANDLES:
         return 0  # §4.7: refused with 400 before billing, so never a 402 for an impossible quote
     per_creator = 100 if _body_flag(body, "include_audience") else 50
