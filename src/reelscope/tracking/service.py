@@ -89,13 +89,12 @@ def normalize_handle(handle: str) -> str:
 async def create_creator(
     session: AsyncSession, connector: Connector, team_id: str, body: TrackCreator, now: datetime
 ) -> TrackedItem:
-    handle = normalize_handle(body.handle)
-    await _ensure_new(session, team_id, CREATOR, body.platform, handle.lower())
-    record = await _read(
-        connector.creator(body.platform, handle), f"No {body.platform.value} creator @{handle}"
-    )
+    creator = body.creator()  # by handle or profile link (issue 28)
+    platform, handle = creator.platform, normalize_handle(creator.handle)
+    await _ensure_new(session, team_id, CREATOR, platform, handle.lower())
+    record = await _read(connector.creator(platform, handle), f"No {platform.value} creator @{handle}")
     item = _new_item(
-        team_id, CREATOR, body.platform, record.handle.lower(), body.cadence, now,
+        team_id, CREATOR, platform, record.handle.lower(), body.cadence, now,
         handle=record.handle, title=record.display_name,
     )  # fmt: skip
     return await _start(session, item, now)
@@ -104,13 +103,15 @@ async def create_creator(
 async def create_video(
     session: AsyncSession, connector: Connector, team_id: str, body: TrackVideo, now: datetime
 ) -> TrackedItem:
-    video_id = body.video_id.strip()
-    await _ensure_new(session, team_id, VIDEO, body.platform, video_id)
-    record = await _read(
-        connector.video(body.platform, video_id), f"No {body.platform.value} video {video_id}"
-    )
+    video = body.video()  # by id or link (issue 28)
+    platform, video_id = video.platform, video.video_id
+    if body.tracking_account_id is not None:
+        # the older clients' link to a tracked creator: it must be one of the team's (nothing is kept)
+        await get_item(session, team_id, CREATOR, body.tracking_account_id)
+    await _ensure_new(session, team_id, VIDEO, platform, video_id)
+    record = await _read(connector.video(platform, video_id), f"No {platform.value} video {video_id}")
     item = _new_item(
-        team_id, VIDEO, body.platform, video_id, body.cadence, now,
+        team_id, VIDEO, platform, video_id, body.cadence, now,
         video_id=video_id, video_url=record.url, title=record.description,
         handle=record.creator.handle if record.creator else None,
     )  # fmt: skip
