@@ -348,6 +348,20 @@ class TestTracking:
         assert tracked["data"]["platform_handle"] == first and tracked["data"]["cadence"] == "weekly"
         by_handle = {"handle": second, "platform": "tiktok", "scrape_cadence": "daily"}
         ok(await client.post("/v1/tracking/creators", json=by_handle, headers=team.headers), 201, TRACKING)
+        # `tracking creators posts | snapshots`, in the client's words
+        item = f"/v1/tracking/creators/{tracked['data']['id']}"
+        by_views = await client.get(
+            item + "/posts", params={"sort": "views_desc", "limit": 50}, headers=team.headers
+        )
+        views = [post["views"] for post in ok(by_views, 200, FREE)["data"]]
+        assert views and views == sorted(views, reverse=True)
+        oldest = await client.get(item + "/posts", params={"sort": "publish_date_asc"}, headers=team.headers)
+        assert_error(oldest, 400, "validation_error")  # not offered: refused, not served in another order
+        snapshots = await client.get(
+            item + "/snapshots", params={"start_date": "2026-11-01", "end_date": "2026-11-30", "limit": 30},
+            headers=team.headers,
+        )  # fmt: skip
+        assert ok(snapshots, 200, FREE)["data"]["count"] == 1
         # `tracking creators update`
         patch = await client.patch(
             f"/v1/tracking/creators/{tracked['data']['id']}",

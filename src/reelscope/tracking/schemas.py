@@ -4,9 +4,9 @@ the record fields beyond those (§2.9) are ours (ADR 0023)."""
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, PrivateAttr, field_validator, model_validator
+from pydantic import BeforeValidator, Field, PrivateAttr, field_validator, model_validator
 
 from reelscope.kit.pagination import MAX_PAGE, PageQuery
 from reelscope.kit.platforms import Platform
@@ -169,10 +169,17 @@ class SnapshotsQuery(QueryModel):
     limit: int = Field(default=30, ge=1, le=365, description="1 to 365, default 30; above 365 is a 400")
 
 
+# the older clients' names of the two orders (issue 28); oldest first is not offered
+POST_ORDER_NAMES = {"publish_date_desc": "recent", "views_desc": "views"}
+
+
 class PostsQuery(QueryModel):
     page: int = Field(default=1, ge=1, le=MAX_PAGE)
     limit: int = Field(default=50, ge=1, le=200, description="1 to 200, default 50; above 200 is a 400")
-    sort: Literal["recent", "views"] = "recent"
+    sort: Annotated[
+        Literal["recent", "views"],
+        BeforeValidator(lambda v: POST_ORDER_NAMES.get(v, v) if isinstance(v, str) else v),
+    ] = Field(default="recent", description="recent (or publish_date_desc) or views (or views_desc)")
 
 
 class CollectPosts(RequestBody):
