@@ -240,13 +240,24 @@ async def proposal_untouched(world: World, ids: dict[str, str], owner: TeamKey, 
 
 
 AGENT_READS = ("", "/videos", "/slideshows", "/ads", "/creators/outliers")
-# the run's analysis and its trend batches (issue 16), also under the legacy names (§4.5)
+# the run's analysis and its trend batches (issue 16)
 AGENT_ANALYSIS_READS = ("/analysis/latest", "/trends", "/trends/latest")
-LEGACY_ROUTES = tuple(
-    f"GET /v1/{kind}/{{agent_id}}{sub}"
-    for kind in ("orbit", "comet")
-    for sub in (*AGENT_READS, *AGENT_ANALYSIS_READS)
-)
+ONE_AGENT = " /v1/agents/{agent_id}"
+
+
+def with_legacy_twins(routes: tuple[str, ...]) -> tuple[str, ...]:
+    """§4.5: every route of one agent, also under /v1/orbit and /v1/comet (agent/legacy.py, issue 28)."""
+    twins = tuple(
+        route.replace(" /v1/agents/", f" /v1/{kind}/", 1)
+        for kind in ("orbit", "comet")
+        for route in routes
+        if ONE_AGENT in route
+    )
+    return routes + twins
+
+
+def bodies_with_legacy_twins(bodies: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {twin: body for route, body in bodies.items() for twin in with_legacy_twins((route,))}
 
 
 # --- tracking (issue 20): tracked creators and videos, their posts, collections and audience jobs ------
@@ -367,41 +378,46 @@ RESOURCES: list[TeamResource] = [
     TeamResource(
         name="agent",
         make=make_agent,
-        routes=(
-            "GET /v1/agents/{agent_id}",
-            "PUT /v1/agents/{agent_id}",
-            "DELETE /v1/agents/{agent_id}",
-            *(f"GET /v1/agents/{{agent_id}}{sub}" for sub in AGENT_READS[1:]),
-            "GET /v1/agents/{agent_id}/sounds",
-            "GET /v1/agents/{agent_id}/hashtags",
-            "GET /v1/agents/{agent_id}/benchmarks",
-            "GET /v1/agents/{agent_id}/runs",
-            "GET /v1/agents/{agent_id}/runs/{run_id}",
-            "GET /v1/agents/{agent_id}/analysis",
-            *(f"GET /v1/agents/{{agent_id}}{sub}" for sub in AGENT_ANALYSIS_READS),
-            "GET /v1/agents/{agent_id}/hooks",
-            "GET /v1/agents/{agent_id}/affinity",
-            "GET /v1/agents/{agent_id}/activity",
-            "GET /v1/agents/{agent_id}/events",
-            "GET /v1/agents/{agent_id}/proposals",
-            "PUT /v1/agents/{agent_id}/autonomy",
-            *LEGACY_ROUTES,
+        routes=with_legacy_twins(
+            (
+                "GET /v1/agents/{agent_id}",
+                "PUT /v1/agents/{agent_id}",
+                "DELETE /v1/agents/{agent_id}",
+                *(f"GET /v1/agents/{{agent_id}}{sub}" for sub in AGENT_READS[1:]),
+                "GET /v1/agents/{agent_id}/sounds",
+                "GET /v1/agents/{agent_id}/hashtags",
+                "GET /v1/agents/{agent_id}/benchmarks",
+                "GET /v1/agents/{agent_id}/runs",
+                "GET /v1/agents/{agent_id}/runs/{run_id}",
+                "GET /v1/agents/{agent_id}/analysis",
+                *(f"GET /v1/agents/{{agent_id}}{sub}" for sub in AGENT_ANALYSIS_READS),
+                "GET /v1/agents/{agent_id}/hooks",
+                "GET /v1/agents/{agent_id}/affinity",
+                "GET /v1/agents/{agent_id}/activity",
+                "GET /v1/agents/{agent_id}/events",
+                "GET /v1/agents/{agent_id}/proposals",
+                "PUT /v1/agents/{agent_id}/autonomy",
+            )
         ),
-        bodies={
-            "PUT /v1/agents/{agent_id}": {"name": "taken over", "keywords": ["taken"]},
-            "PUT /v1/agents/{agent_id}/autonomy": {"autopilot": False},
-        },
+        bodies=bodies_with_legacy_twins(
+            {
+                "PUT /v1/agents/{agent_id}": {"name": "taken over", "keywords": ["taken"]},
+                "PUT /v1/agents/{agent_id}/autonomy": {"autopilot": False},
+            }
+        ),
         secret=AGENT_KEYWORD,
         check=lists_none_of_it("/v1/agents", "/v1/orbit", "/v1/orbit/list", secret=AGENT_KEYWORD),
     ),
     TeamResource(
         name="agent proposal",
         make=make_agent_proposal,
-        routes=(
-            "GET /v1/agents/{agent_id}/proposals",
-            "POST /v1/agents/{agent_id}/proposals/{proposal_id}/apply",
-            "POST /v1/agents/{agent_id}/proposals/{proposal_id}/dismiss",
-            "POST /v1/agents/{agent_id}/proposals/{proposal_id}/revert",
+        routes=with_legacy_twins(
+            (
+                "GET /v1/agents/{agent_id}/proposals",
+                "POST /v1/agents/{agent_id}/proposals/{proposal_id}/apply",
+                "POST /v1/agents/{agent_id}/proposals/{proposal_id}/dismiss",
+                "POST /v1/agents/{agent_id}/proposals/{proposal_id}/revert",
+            )
         ),
         secret=AGENT_KEYWORD,
         check=proposal_untouched,
@@ -409,9 +425,11 @@ RESOURCES: list[TeamResource] = [
     TeamResource(
         name="agent creator",
         make=make_agent_with_creators,
-        routes=(
-            "GET /v1/agents/{agent_id}/affinity",
-            "GET /v1/agents/{agent_id}/creators/{creator_id}/similar",
+        routes=with_legacy_twins(
+            (
+                "GET /v1/agents/{agent_id}/affinity",
+                "GET /v1/agents/{agent_id}/creators/{creator_id}/similar",
+            )
         ),
         secret=SECRET_DESCRIPTION,
     ),

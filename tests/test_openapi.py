@@ -288,6 +288,52 @@ class TestParameters:
                 assert operation["requestBody"].get("required", False) == required, route.name
 
 
+class TestClientForms:
+    """Issue 28: both forms of what the older clients send are documented, and every route of one agent
+    has its legacy twins at the same price (§4.5)."""
+
+    def body_fields(self, document: Document, path: str, method: str = "post") -> set[str]:
+        content = document["paths"][path][method]["requestBody"]["content"]["application/json"]
+        schema = content["schema"]
+        schema = schema["allOf"][0] if "allOf" in schema else schema  # an optional body: nullable allOf
+        return set(resolve(document, schema)["properties"])
+
+    async def test_both_forms_are_documented(self, document: Document) -> None:
+        creator = document["paths"]["/v1/satellite/creator/{platform}/{username}"]["get"]
+        names = {p["name"] for p in creator["parameters"]}
+        assert {
+            "include",
+            "cross_links",
+            "include_videos",
+            "include_outliers",
+            "include_cross_platform",
+        } <= names
+        batch = self.body_fields(document, "/v1/satellite/creators/batch")
+        assert {"handles", "platform", "creators", "include", "cross_links"} <= batch
+        assert {"video_id", "url"} <= self.body_fields(document, "/v1/satellite/video-outlier")
+        assert {"handle", "url", "cadence", "scrape_cadence", "collection_depth"} <= self.body_fields(
+            document, "/v1/tracking/creators"
+        )
+        assert {"video_id", "url", "scrape_cadence", "tracking_account_id"} <= self.body_fields(
+            document, "/v1/tracking/videos"
+        )
+        test = document["paths"]["/v1/webhooks/{webhook_id}/test"]["post"]
+        assert {"event", "event_type"} <= self.body_fields(document, "/v1/webhooks/{webhook_id}/test")
+        assert test["requestBody"].get("required", False) is False  # `{}` or nothing: the default event
+
+    async def test_every_route_of_one_agent_has_its_legacy_twins(self, document: Document) -> None:
+        paths = document["paths"]
+        agent_routes = [path for path in paths if path.startswith("/v1/agents/{agent_id}")]
+        assert len(agent_routes) >= 20
+        for path in agent_routes:
+            for prefix in ("/v1/orbit", "/v1/comet"):
+                twin = paths.get(prefix + path.removeprefix("/v1/agents"), {})
+                for method, operation in paths[path].items():
+                    assert method in twin, f"{method} {prefix}{path}"
+                    assert twin[method]["deprecated"] is True
+                    assert twin[method]["x-cost"] == operation["x-cost"], f"{method} {prefix}{path}"
+
+
 class TestHeaders:
     """§8.1 and §8.2 headers, declared where the contract sends them."""
 

@@ -23,14 +23,12 @@ from reelscope.kit.edge import BodyRefused, EdgeGuard
 from reelscope.kit.errors import (
     ApiError,
     InternalError,
-    InvalidDateRange,
     MethodNotAllowed,
     NotFound,
-    ValidationFailed,
     error_body,
 )
 from reelscope.kit.logging import get_logger
-from reelscope.kit.validation import date_error, describe_validation_errors, is_unknown_platform
+from reelscope.kit.validation import api_error_of
 from reelscope.reference import add_docs_routes, build_document
 from reelscope.runtime import Runtime, build_runtime
 
@@ -109,14 +107,7 @@ def _install_exception_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def on_validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = list(exc.errors())
-        if is_unknown_platform(errors):
-            # §0: any platform other than the three in a path is a 404
-            return _json_error(NotFound("Unknown platform; use youtube, tiktok or instagram"))
-        bad_date = date_error(errors)
-        if bad_date is not None:
-            return _json_error(InvalidDateRange(bad_date))
-        return _json_error(ValidationFailed(describe_validation_errors(errors)))
+        return _json_error(api_error_of(list(exc.errors())))
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:

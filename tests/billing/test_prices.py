@@ -33,6 +33,34 @@ P = SpecPrice
 TREND = {"trend_analysis": "true"}
 DEEP = {"depth": "deep"}
 DI = {"data_intelligence_enabled": True}
+# §4.4 the free routes of one agent (its hooks are $0.25)
+ONE_AGENT_FREE = [
+    ("GET", "/{id}"),
+    ("PUT", "/{id}"),
+    ("DELETE", "/{id}"),
+    ("GET", "/{id}/videos"),
+    ("GET", "/{id}/slideshows"),
+    ("GET", "/{id}/ads"),
+    ("GET", "/{id}/creators/outliers"),
+    ("GET", "/{id}/sounds"),
+    ("GET", "/{id}/hashtags"),
+    ("GET", "/{id}/benchmarks"),
+    ("GET", "/{id}/affinity"),
+    ("GET", "/{id}/creators/{creator_id}/similar"),
+    ("GET", "/{id}/analysis/latest"),
+    ("GET", "/{id}/analysis"),
+    ("GET", "/{id}/trends/latest"),
+    ("GET", "/{id}/trends"),
+    ("GET", "/{id}/runs"),
+    ("GET", "/{id}/runs/{run_id}"),
+    ("GET", "/{id}/activity"),
+    ("GET", "/{id}/events"),
+    ("GET", "/{id}/proposals"),
+    ("POST", "/{id}/proposals/{proposal_id}/apply"),
+    ("POST", "/{id}/proposals/{proposal_id}/dismiss"),
+    ("POST", "/{id}/proposals/{proposal_id}/revert"),
+    ("PUT", "/{id}/autonomy"),
+]
 SPEC_PRICES: list[SpecPrice] = [
     # §4.1 digests $0.25
     P("GET", "/v1/videos/digest", 25, "get_videos_digest"),
@@ -60,57 +88,18 @@ SPEC_PRICES: list[SpecPrice] = [
     ),
     P("POST", "/v1/agents/suggest-keywords", 0, "suggest_agent_keywords"),
     P("GET", "/v1/agents/{id}/hooks", 25, "get_agent_hooks"),  # settles at 0 with Data Intelligence
-    *(
-        P(method, "/v1/agents" + sub, 0)
-        for method, sub in [
-            ("GET", ""),
-            ("GET", "/{id}"),
-            ("PUT", "/{id}"),
-            ("DELETE", "/{id}"),
-            ("GET", "/{id}/videos"),
-            ("GET", "/{id}/slideshows"),
-            ("GET", "/{id}/ads"),
-            ("GET", "/{id}/creators/outliers"),
-            ("GET", "/{id}/sounds"),
-            ("GET", "/{id}/hashtags"),
-            ("GET", "/{id}/benchmarks"),
-            ("GET", "/{id}/affinity"),
-            ("GET", "/{id}/creators/{creator_id}/similar"),
-            ("GET", "/{id}/analysis/latest"),
-            ("GET", "/{id}/analysis"),
-            ("GET", "/{id}/trends/latest"),
-            ("GET", "/{id}/trends"),
-            ("GET", "/{id}/runs"),
-            ("GET", "/{id}/runs/{run_id}"),
-            ("GET", "/{id}/activity"),
-            ("GET", "/{id}/events"),
-            ("GET", "/{id}/proposals"),
-            ("POST", "/{id}/proposals/{proposal_id}/apply"),
-            ("POST", "/{id}/proposals/{proposal_id}/dismiss"),
-            ("POST", "/{id}/proposals/{proposal_id}/revert"),
-            ("PUT", "/{id}/autonomy"),
-        ]
-    ),
-    # §4.5 legacy: orbit $0.50, $1.50 with Data Intelligence; comet (recurring) free to create
+    *(P(method, "/v1/agents" + sub, 0) for method, sub in [("GET", ""), *ONE_AGENT_FREE]),
+    # §4.5 legacy: orbit $0.50, $1.50 with Data Intelligence; comet (recurring) free to create; every
+    # route of one agent under both prefixes at the agent's price (issue 28)
     P("POST", "/v1/orbit", 50, "create_orbit", body={}),
     P("POST", "/v1/orbit", 150, "create_orbit", body={"data_intelligence_enabled": True}),
     P("POST", "/v1/comet", 0, "create_comet", body={"data_intelligence_enabled": True}),
     *(
-        P("GET", f"/v1/{legacy}" + sub, 0)
+        P(method, f"/v1/{legacy}" + sub, 0)
         for legacy in ("orbit", "comet")
-        for sub in [
-            "",
-            "/list",
-            "/{id}",
-            "/{id}/videos",
-            "/{id}/slideshows",
-            "/{id}/ads",
-            "/{id}/creators/outliers",
-            "/{id}/trends/latest",
-            "/{id}/trends",
-            "/{id}/analysis/latest",
-        ]
+        for method, sub in [("GET", ""), ("GET", "/list"), *ONE_AGENT_FREE]
     ),
+    *(P("GET", f"/v1/{legacy}/{{id}}/hooks", 25, f"get_{legacy}_hooks") for legacy in ("orbit", "comet")),
     # §4.6 webhooks: free
     P("POST", "/v1/webhooks", 0),
     P("GET", "/v1/webhooks", 0),
@@ -123,6 +112,15 @@ SPEC_PRICES: list[SpecPrice] = [
     P("GET", "/v1/satellite/creator/status/{job_id}", 0),
     # batch: $0.50 per creator, $1.00 with audience data
     P("POST", "/v1/satellite/creators/batch", 150, "create_creator_batch", body={"handles": ["a", "b", "c"]}),
+    P(
+        "POST",
+        "/v1/satellite/creators/batch",
+        100,
+        "create_creator_batch",
+        body={
+            "creators": [{"platform": "tiktok", "username": "a"}, {"platform": "youtube", "username": "b"}]
+        },
+    ),
     P(
         "POST",
         "/v1/satellite/creators/batch",

@@ -164,12 +164,24 @@ class TestVideoOutlier:
     async def test_an_unknown_video_fails_and_is_refunded(
         self, client: httpx.AsyncClient, team: TeamKey, balance: Balance
     ) -> None:
-        body = {"platform": "tiktok", "video_id": "no-such-video"}
+        body = {"platform": "tiktok", "video_id": "9999999999999999999"}  # an id's shape, no video
         poll_url = (await client.post("/v1/satellite/video-outlier", json=body, headers=team.headers)).json()[
             "data"
         ]["poll_url"]
         data = (await client.get(poll_url, headers=team.headers)).json()["data"]
         assert data["status"] == "failed" and data["error"]["code"] == "not_found"
+        assert await balance(team.team_id) == 1000
+
+    async def test_a_value_that_cannot_be_an_id_is_a_free_400(
+        self, client: httpx.AsyncClient, team: TeamKey, balance: Balance
+    ) -> None:
+        """Issue 28: not charged, failed and refunded, but refused before the lookup starts."""
+        for video_id in ("https://www.tiktok.com/@a/video/123", "no-such-video"):
+            body = {"platform": "tiktok", "video_id": video_id}
+            response = await client.post("/v1/satellite/video-outlier", json=body, headers=team.headers)
+            assert_error(response, 400, "invalid_parameter")
+            assert response.json()["message"].startswith("video_id: ")
+            assert response.headers["X-Cost"] == "0.00"
         assert await balance(team.team_id) == 1000
 
     async def test_another_teams_job_is_a_404(
@@ -185,10 +197,10 @@ class TestVideoOutlier:
     async def test_rate_limited_at_5_a_minute(self, client: httpx.AsyncClient, make_team: MakeTeam) -> None:
         rich = await make_team(credits=10_000)
         for index in range(5):
-            body = {"platform": "tiktok", "video_id": f"video-{index}"}
+            body = {"platform": "tiktok", "video_id": f"{index}"}
             response = await client.post("/v1/satellite/video-outlier", json=body, headers=rich.headers)
             assert response.status_code == 202
-        body = {"platform": "tiktok", "video_id": "one-more"}
+        body = {"platform": "tiktok", "video_id": "5"}
         limited = await client.post("/v1/satellite/video-outlier", json=body, headers=rich.headers)
         assert_error(limited, 429, "rate_limit_exceeded")
 
@@ -250,7 +262,7 @@ class TestVideoOutlierLost:
                 [Slow(c) for c in real(settings, clock, db).connectors], None
             ),
         )
-        body = {"platform": "tiktok", "video_id": "no-such-video"}
+        body = {"platform": "tiktok", "video_id": "9999999999999999999"}
         response = await client.post("/v1/satellite/video-outlier", json=body, headers=team.headers)
         assert response.status_code == 202, response.text
         assert await events(team.team_id) == []

@@ -633,7 +633,17 @@ class TestRetryAndTest:
         assert_error(
             await client.post(path, json={"event": "nope"}, headers=team.headers), 400, "unknown_event_type"
         )
-        assert_error(await client.post(path, json={}, headers=team.headers), 400, "validation_error")
+        # issue 28: event_type is the same as event; both sent must agree
+        assert_error(
+            await client.post(
+                path, json={"event": LOOKUP, "event_type": "tracking.paused"}, headers=team.headers
+            ),
+            400,
+            "validation_error",
+        )
+        assert_error(
+            await client.post(path, json={"event": 5}, headers=team.headers), 400, "validation_error"
+        )
         await client.delete(f"/v1/webhooks/{hook['id']}", headers=team.headers)
         assert_error(await client.post(path, json={"event": LOOKUP}, headers=team.headers), 409, "conflict")
 

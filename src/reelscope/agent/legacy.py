@@ -1,98 +1,98 @@
 """Legacy Orbit and Comet (spec §4.5, §9; deprecated, removed 2026-08-03): the same agents under the old
-paths. Orbit is a one-shot agent, comet a recurring one with a cadence; their IDs are agent IDs, so
-every read works with either prefix and maps to the same read under ``/v1/agents/{id}/``.
+paths. Orbit is a one-shot agent, comet a recurring one with a cadence; their IDs are agent IDs.
 
-Every response here, errors included, carries ``Deprecation: true`` and ``Sunset`` (RFC 8594). The
-tighter legacy rate limits come from the path (``rate_limit.features.feature_of``); the legacy webhook
-names fire with every run (``events.service.publish``). Create-time ``min_views``, ``time_range`` and
-``time_period`` are accepted and ignored (§9).
+Each prefix has its own create (202 with a queue response), list, status-and-results read and update;
+every other route of one agent, ``/v1/agents/{agent_id}…``, is mirrored under ``/v1/orbit/{agent_id}…``
+and ``/v1/comet/{agent_id}…`` from the agent routers themselves (``mirror``): the same endpoint, price
+and validation, so a new agent read appears under the old prefixes without being written again
+(issue 28, ADR 0043). Operation ids replace ``agent`` with the prefix (``billing.prices.legacy_operation``).
+
+Every response here, errors included, carries ``Deprecation: true`` and ``Sunset`` (RFC 8594,
+``agent/deprecated.py``). The tighter legacy rate limits come from the path
+(``rate_limit.features.feature_of``); the legacy webhook names fire with every run
+(``events.service.publish``). What the old clients send beside the agent fields is accepted: §9's
+create-time ``min_views``, ``time_range`` and ``time_period`` (ignored, on updates too), ``enable_meta_ads``
+(the same as ``meta_ads_enabled``), ``exclude_keywords_strict`` and ``include_inactive`` (what Reelscope
+always does), ``is_active: true``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import StrEnum
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Literal, Self
 
-from fastapi import APIRouter, Query, Request, Response
-from fastapi.exceptions import RequestValidationError
+from fastapi import APIRouter, Query
+from fastapi.routing import APIRoute
 from pydantic import Field, JsonValue, model_validator
 
-from reelscope.agent import analysis as agent_analysis
-from reelscope.agent import reads, repository
+from reelscope.agent import reads
 from reelscope.agent import service as agent_service
+from reelscope.agent.autopilot.endpoints import proposals_router
+from reelscope.agent.autopilot.endpoints import router as autopilot_router
+from reelscope.agent.deprecated import LegacyRoute
+from reelscope.agent.endpoints import router as agent_router
 from reelscope.agent.schemas import (
-    AdPage,
-    AdQuery,
     AgentCreate,
     AgentList,
     AgentOut,
     AgentPageQuery,
-    EmptyQuery,
-    ItemQuery,
-    OutlierPage,
-    OutlierQuery,
-    SlideshowPage,
+    AgentUpdate,
     Sort,
-    TrendBatch,
-    TrendQuery,
     VideoPage,
 )
-from reelscope.contract import CallDep, ClockDep, ContractRoute, PrincipalDep, SessionDep
-from reelscope.kit.errors import ApiError, ValidationFailed
-from reelscope.kit.pagination import Page
-from reelscope.kit.schemas import Envelope, Schema, errors
-from reelscope.kit.validation import describe_validation_errors
+from reelscope.billing.prices import legacy_operation
+from reelscope.contract import CallDep, ClockDep, PrincipalDep, SessionDep
+from reelscope.kit.schemas import Envelope, RequestBody, Schema, errors
 
-SUNSET = "Mon, 03 Aug 2026 00:00:00 GMT"  # §4.5: removed 2026-08-03 (RFC 8594 HTTP-date)
-DEPRECATION_HEADERS = {"Deprecation": "true", "Sunset": SUNSET}
-
-
-class DeprecatedRoute(ContractRoute):
-    """The request contract, plus ``Deprecation: true`` on every response, errors included (the §4.4
-    proposal endpoints)."""
-
-    deprecation_headers: ClassVar[dict[str, str]] = {"Deprecation": "true"}
-
-    def get_route_handler(self) -> Callable[[Request], Any]:
-        inner = super().get_route_handler()
-        headers = self.deprecation_headers
-
-        async def handle(request: Request) -> Response:
-            try:
-                response: Response = await inner(request)
-            except ApiError as error:
-                error.headers.update(headers)
-                raise
-            except RequestValidationError as invalid:
-                # rendered here rather than by the app's handler, to carry the headers too
-                failed = ValidationFailed(describe_validation_errors(list(invalid.errors())))
-                failed.headers.update(headers)
-                raise failed from None
-            response.headers.update(headers)
-            return response
-
-        return handle
+Kind = Literal["orbit", "comet"]
+ONE_AGENT = "/agents/{agent_id}"
+# the agent routers whose routes of one agent the legacy prefixes mirror (api.FAMILIES order)
+AGENT_ROUTERS = (agent_router, autopilot_router, proposals_router)
 
 
-class LegacyRoute(DeprecatedRoute):
-    """The legacy paths (§4.5): ``Deprecation`` and ``Sunset`` on every response, errors included."""
-
-    deprecation_headers = DEPRECATION_HEADERS
+# --- what the old clients send ---------------------------------------------------------------------
 
 
-class _Ignored(AgentCreate):
-    # §9: accepted on the legacy creates and ignored (the service sets the collection scope)
-    min_views: JsonValue = Field(default=None, description="Accepted and ignored")
-    time_range: JsonValue = Field(default=None, description="Accepted and ignored")
-    time_period: JsonValue = Field(default=None, description="Accepted and ignored")
+class _LegacyScope(RequestBody):
+    # §9: the collection scope the service sets is accepted on legacy writes, and ignored
+    min_views: JsonValue = Field(default=None, description="Accepted and ignored (§9)")
+    time_range: JsonValue = Field(default=None, description="Accepted and ignored (§9)")
+    time_period: JsonValue = Field(default=None, description="Accepted and ignored (§9)")
 
 
-class OrbitCreate(_Ignored):
+class _LegacyCreate(_LegacyScope, AgentCreate):
+    enable_meta_ads: bool | None = Field(default=None, description="The same as `meta_ads_enabled`")
+    exclude_keywords_strict: bool | None = Field(
+        default=None,
+        description="Accepted: an exclude keyword found anywhere in the caption, hashtags or transcript "
+        "always excludes the video",
+    )
+    is_active: bool | None = Field(
+        default=None,
+        description="Only true: a search starts its first run when it is created (pause it afterwards with "
+        "`PUT` and `is_active: false`)",
+    )
+
+    @model_validator(mode="after")
+    def _old_names(self) -> Self:
+        if self.enable_meta_ads is not None:
+            if "meta_ads_enabled" in self.model_fields_set and self.meta_ads_enabled != self.enable_meta_ads:
+                raise ValueError("enable_meta_ads and meta_ads_enabled disagree: send one of them")
+            self.meta_ads_enabled = self.enable_meta_ads
+        if self.is_active is False:
+            # created paused, it would still run (and bill) its first run now: refused, not ignored
+            raise ValueError(
+                "is_active: a search runs once when created; create it, then pause it with PUT and "
+                "is_active false"
+            )
+        return self
+
+
+class OrbitCreate(_LegacyCreate):
     """A one-shot keyword search."""
 
     @model_validator(mode="after")
-    def _one_shot(self) -> OrbitCreate:
+    def _one_shot(self) -> Self:
         if self.is_recurring or self.cadence is not None:
             raise ValueError(
                 "an orbit is one-shot: use POST /v1/comet (or /v1/agents) for a recurring search"
@@ -100,16 +100,26 @@ class OrbitCreate(_Ignored):
         return self
 
 
-class CometCreate(_Ignored):
+class CometCreate(_LegacyCreate):
     """A recurring keyword search (default cadence daily)."""
 
     is_recurring: bool = Field(default=True, description="Always true for a comet")
 
     @model_validator(mode="after")
-    def _recurring(self) -> CometCreate:
+    def _recurring(self) -> Self:
         if not self.is_recurring:
             raise ValueError("a comet is recurring: use POST /v1/orbit for a one-shot search")
         return self
+
+
+class LegacyUpdate(_LegacyScope, AgentUpdate):
+    """The agent update; only the fields sent change (§4.4)."""
+
+
+class LegacyListQuery(AgentPageQuery):
+    include_inactive: bool | None = Field(
+        default=None, description="Accepted: paused searches are always listed (`is_active` says which)"
+    )
 
 
 class Queued(Schema):
@@ -141,171 +151,171 @@ class OrbitResults(AgentOut):
     results: VideoPage
 
 
-def legacy_router(kind: Literal["orbit", "comet"]) -> APIRouter:
-    """The routes of one legacy prefix; operation ids are ``<verb>_<kind>…`` (billing/prices.py)."""
-    router = APIRouter(prefix=f"/{kind}", tags=[f"legacy {kind}"], route_class=LegacyRoute)
-    recurring = kind == "comet"
-    body_model = CometCreate if recurring else OrbitCreate
+# --- each prefix's own routes ----------------------------------------------------------------------
 
-    async def create(
-        body: AgentCreate,
-        session: SessionDep,
-        principal: PrincipalDep,
-        clock: ClockDep,
-        call: CallDep,
-    ) -> Envelope[Queued]:
-        created = await agent_service.create(
-            session, principal, body, charged=call.final_price, now=clock.now()
-        )
-        return Envelope(
-            data=Queued(
-                id=created.id,
-                job_id=created.job_id,
-                run_id=created.run_id,
-                poll_url=f"/v1/{kind}/{created.id}",
-            )
-        )
+orbit_router = APIRouter(prefix="/orbit", tags=["legacy orbit"], route_class=LegacyRoute)
+comet_router = APIRouter(prefix="/comet", tags=["legacy comet"], route_class=LegacyRoute)
+GET_ERRORS, WRITE_ERRORS = errors(400, 404), errors(400, 404)
 
-    # FastAPI reads the body model from the annotation: this prefix's own
-    create.__annotations__["body"] = body_model
 
-    async def list_all(
-        query: Annotated[AgentPageQuery, Query()],
-        session: SessionDep,
-        principal: PrincipalDep,
-        clock: ClockDep,
-    ) -> Envelope[AgentList]:
-        page = await agent_service.list_page(
-            session, principal.team_id, query, now=clock.now(), recurring=recurring
-        )
-        return Envelope(data=page)
-
-    async def get_one(
-        agent_id: str,
-        query: Annotated[ResultsQuery, Query()],
-        session: SessionDep,
-        principal: PrincipalDep,
-        clock: ClockDep,
-    ) -> Envelope[OrbitResults]:
-        agent = await agent_service.get_owned(session, principal.team_id, agent_id)
-        rendered = await agent_service.render(session, agent, now=clock.now())
-        results = await reads.videos(
-            session, agent, query, order=query.order_by.value, descending=query.sort is Sort.DESC
-        )
-        return Envelope(data=OrbitResults(**rendered.model_dump(), results=results))
-
-    async def videos(
-        agent_id: str, query: Annotated[ItemQuery, Query()], session: SessionDep, principal: PrincipalDep
-    ) -> Envelope[VideoPage]:
-        agent = await agent_service.get_owned(session, principal.team_id, agent_id)
-        return Envelope(data=await reads.filtered_videos(session, agent, query))
-
-    async def slideshows(
-        agent_id: str, query: Annotated[ItemQuery, Query()], session: SessionDep, principal: PrincipalDep
-    ) -> Envelope[SlideshowPage]:
-        agent = await agent_service.get_owned(session, principal.team_id, agent_id)
-        return Envelope(data=await reads.slideshows(session, agent, query))
-
-    async def ads(
-        agent_id: str, query: Annotated[AdQuery, Query()], session: SessionDep, principal: PrincipalDep
-    ) -> Envelope[AdPage]:
-        agent = await agent_service.get_owned(session, principal.team_id, agent_id)
-        return Envelope(data=await reads.ads(session, agent, query))
-
-    async def outliers(
-        agent_id: str, query: Annotated[OutlierQuery, Query()], session: SessionDep, principal: PrincipalDep
-    ) -> Envelope[OutlierPage]:
-        agent = await agent_service.get_owned(session, principal.team_id, agent_id)
-        return Envelope(data=await reads.outliers(session, agent, query))
-
-    async def latest_trends(
-        agent_id: str, query: Annotated[EmptyQuery, Query()], session: SessionDep, principal: PrincipalDep
-    ) -> Envelope[TrendBatch]:
-        agent = await agent_service.get_owned(session, principal.team_id, agent_id)
-        batch = agent_analysis.latest_trends(await repository.latest_batch(session, agent.id))
-        return Envelope(data=TrendBatch(**batch))
-
-    async def trends(
-        agent_id: str, query: Annotated[TrendQuery, Query()], session: SessionDep, principal: PrincipalDep
-    ) -> Page[dict[str, Any]]:
-        agent = await agent_service.get_owned(session, principal.team_id, agent_id)
-        return await agent_analysis.trend_page(session, agent, query)
-
-    async def latest_analysis(
-        agent_id: str, query: Annotated[EmptyQuery, Query()], session: SessionDep, principal: PrincipalDep
-    ) -> Envelope[dict[str, Any] | None]:
-        agent = await agent_service.get_owned(session, principal.team_id, agent_id)
-        rows, _ = await repository.page_analyses(session, agent.id, skip=0, limit=1)
-        return Envelope(data=rows[0].analysis if rows else None)
-
-    what = "recurring search (comet)" if recurring else "one-shot search (orbit)"
-    price = (
-        "free to create; each run is debited $0.50"
-        if recurring
-        else "$0.50, $1.50 with data_intelligence_enabled"
+async def _queue(
+    kind: Kind,
+    body: AgentCreate,
+    session: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    call: CallDep,
+) -> Envelope[Queued]:
+    created = await agent_service.create(session, principal, body, charged=call.final_price, now=clock.now())
+    queued = Queued(
+        id=created.id, job_id=created.job_id, run_id=created.run_id, poll_url=f"/v1/{kind}/{created.id}"
     )
-    create_errors = (400,) if recurring else (400, 402)
-    routes: list[tuple[str, str, Callable[..., Any], str, dict[str, Any]]] = [
-        # a comet is free to create (its runs are debited by their jobs): no 402
-        ("POST", "", create, f"create_{kind}", {"status_code": 202, "responses": errors(*create_errors)}),
-        ("GET", "", list_all, f"list_{kind}s", {"responses": errors(400)}),
-        ("GET", "/list", list_all, f"list_{kind}s_alias", {"responses": errors(400)}),
-        ("GET", "/{agent_id}", get_one, f"get_{kind}", {"responses": errors(400, 404)}),
-        ("GET", "/{agent_id}/videos", videos, f"list_{kind}_videos", {"responses": errors(400, 404)}),
-        (
-            "GET",
-            "/{agent_id}/slideshows",
-            slideshows,
-            f"list_{kind}_slideshows",
-            {"responses": errors(400, 404)},
-        ),
-        ("GET", "/{agent_id}/ads", ads, f"list_{kind}_ads", {"responses": errors(400, 404)}),
-        (
-            "GET",
-            "/{agent_id}/creators/outliers",
-            outliers,
-            f"list_{kind}_creator_outliers",
-            {"responses": errors(400, 404)},
-        ),
-        (
-            "GET",
-            "/{agent_id}/trends/latest",
-            latest_trends,
-            f"get_{kind}_latest_trends",
-            {"responses": errors(400, 404)},
-        ),
-        ("GET", "/{agent_id}/trends", trends, f"list_{kind}_trends", {"responses": errors(400, 404)}),
-        (
-            "GET",
-            "/{agent_id}/analysis/latest",
-            latest_analysis,
-            f"get_{kind}_latest_analysis",
-            {"responses": errors(400, 404)},
-        ),
-    ]
-    docs = {
-        "create": f"Deprecated: queue a {what} ({price}); 202 with the queue response. Use POST /v1/agents.",
-        "list_all": f"Deprecated: the team's {what}es, newest first. Use GET /v1/agents.",
-        "get_one": "Deprecated: status and results, videos ordered by `order_by`. Use GET /v1/agents/{id}.",
-        "videos": "Deprecated: GET /v1/agents/{id}/videos.",
-        "slideshows": "Deprecated: GET /v1/agents/{id}/slideshows.",
-        "ads": "Deprecated: GET /v1/agents/{id}/ads.",
-        "outliers": "Deprecated: GET /v1/agents/{id}/creators/outliers.",
-        "latest_trends": "Deprecated: GET /v1/agents/{id}/trends/latest.",
-        "trends": "Deprecated: GET /v1/agents/{id}/trends.",
-        "latest_analysis": "Deprecated: GET /v1/agents/{id}/analysis/latest.",
+    return Envelope(data=queued)
+
+
+async def _results(
+    agent_id: str, query: ResultsQuery, session: SessionDep, principal: PrincipalDep, clock: ClockDep
+) -> Envelope[OrbitResults]:
+    agent = await agent_service.get_owned(session, principal.team_id, agent_id)
+    rendered = await agent_service.render(session, agent, now=clock.now())
+    results = await reads.videos(
+        session, agent, query, order=query.order_by.value, descending=query.sort is Sort.DESC
+    )
+    return Envelope(data=OrbitResults(**rendered.model_dump(), results=results))
+
+
+@orbit_router.post("", status_code=202, responses=errors(400, 402), deprecated=True)
+async def create_orbit(
+    body: OrbitCreate, session: SessionDep, principal: PrincipalDep, clock: ClockDep, call: CallDep
+) -> Envelope[Queued]:
+    """Deprecated: queue a one-shot search ($0.50, $1.50 with data_intelligence_enabled); 202 with the
+    queue response. Use POST /v1/agents."""
+    return await _queue("orbit", body, session, principal, clock, call)
+
+
+@comet_router.post("", status_code=202, responses=errors(400), deprecated=True)
+async def create_comet(
+    body: CometCreate, session: SessionDep, principal: PrincipalDep, clock: ClockDep, call: CallDep
+) -> Envelope[Queued]:
+    """Deprecated: queue a recurring search (free to create; each run is debited $0.50); 202 with the
+    queue response. Use POST /v1/agents with `is_recurring: true`."""
+    return await _queue("comet", body, session, principal, clock, call)
+
+
+@orbit_router.get("", responses=errors(400), deprecated=True)
+async def list_orbits(
+    query: Annotated[LegacyListQuery, Query()], session: SessionDep, principal: PrincipalDep, clock: ClockDep
+) -> Envelope[AgentList]:
+    """Deprecated: the team's one-shot searches, newest first. Use GET /v1/agents."""
+    page = await agent_service.list_page(session, principal.team_id, query, now=clock.now(), recurring=False)
+    return Envelope(data=page)
+
+
+@orbit_router.get("/list", responses=errors(400), deprecated=True)
+async def list_orbits_alias(
+    query: Annotated[LegacyListQuery, Query()], session: SessionDep, principal: PrincipalDep, clock: ClockDep
+) -> Envelope[AgentList]:
+    """Deprecated: the same as GET /v1/orbit."""
+    return await list_orbits(query, session, principal, clock)
+
+
+@comet_router.get("", responses=errors(400), deprecated=True)
+async def list_comets(
+    query: Annotated[LegacyListQuery, Query()], session: SessionDep, principal: PrincipalDep, clock: ClockDep
+) -> Envelope[AgentList]:
+    """Deprecated: the team's recurring searches, newest first. Use GET /v1/agents."""
+    page = await agent_service.list_page(session, principal.team_id, query, now=clock.now(), recurring=True)
+    return Envelope(data=page)
+
+
+@comet_router.get("/list", responses=errors(400), deprecated=True)
+async def list_comets_alias(
+    query: Annotated[LegacyListQuery, Query()], session: SessionDep, principal: PrincipalDep, clock: ClockDep
+) -> Envelope[AgentList]:
+    """Deprecated: the same as GET /v1/comet."""
+    return await list_comets(query, session, principal, clock)
+
+
+@orbit_router.get("/{agent_id}", responses=GET_ERRORS, deprecated=True)
+async def get_orbit(
+    agent_id: str,
+    query: Annotated[ResultsQuery, Query()],
+    session: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+) -> Envelope[OrbitResults]:
+    """Deprecated: status and results, videos ordered by `order_by`. Use GET /v1/agents/{id}."""
+    return await _results(agent_id, query, session, principal, clock)
+
+
+@comet_router.get("/{agent_id}", responses=GET_ERRORS, deprecated=True)
+async def get_comet(
+    agent_id: str,
+    query: Annotated[ResultsQuery, Query()],
+    session: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+) -> Envelope[OrbitResults]:
+    """Deprecated: status and results, videos ordered by `order_by`. Use GET /v1/agents/{id}."""
+    return await _results(agent_id, query, session, principal, clock)
+
+
+@orbit_router.put("/{agent_id}", responses=WRITE_ERRORS, deprecated=True)
+async def update_orbit(
+    agent_id: str, body: LegacyUpdate, session: SessionDep, principal: PrincipalDep, clock: ClockDep
+) -> Envelope[AgentOut]:
+    """Deprecated: PUT /v1/agents/{id}; only the fields sent change. `min_views`, `time_range` and
+    `time_period` are accepted and ignored (§9)."""
+    return Envelope(
+        data=await agent_service.update(session, principal.team_id, agent_id, body, now=clock.now())
+    )
+
+
+@comet_router.put("/{agent_id}", responses=WRITE_ERRORS, deprecated=True)
+async def update_comet(
+    agent_id: str, body: LegacyUpdate, session: SessionDep, principal: PrincipalDep, clock: ClockDep
+) -> Envelope[AgentOut]:
+    """Deprecated: PUT /v1/agents/{id}; only the fields sent change (`is_active: false` pauses the
+    schedule). `min_views`, `time_range` and `time_period` are accepted and ignored (§9)."""
+    return Envelope(
+        data=await agent_service.update(session, principal.team_id, agent_id, body, now=clock.now())
+    )
+
+
+# --- every other route of one agent, mirrored ------------------------------------------------------
+
+
+def mirror(router: APIRouter, kind: Kind) -> None:
+    """Add to ``router`` every route of one agent (``/agents/{agent_id}…``) that it does not declare
+    itself: the agent's own endpoint with its responses and status, under this prefix."""
+    own = {
+        (method, route.path)
+        for route in router.routes
+        if isinstance(route, APIRoute)
+        for method in route.methods or ()
     }
-    for method, path, endpoint, name, extra in routes:
-        router.add_api_route(
-            path,
-            endpoint,
-            methods=[method],
-            name=name,
-            description=docs[endpoint.__name__],
-            deprecated=True,
-            **extra,
-        )
-    return router
+    for family in AGENT_ROUTERS:
+        for route in family.routes:
+            if not isinstance(route, APIRoute) or not route.path.startswith(ONE_AGENT):
+                continue
+            path = route.path.removeprefix("/agents")
+            methods = sorted(m for m in route.methods or () if (m, router.prefix + path) not in own)
+            if not methods:
+                continue
+            router.add_api_route(
+                path,
+                route.endpoint,
+                methods=methods,
+                name=legacy_operation(route.name, kind),
+                response_model=route.response_model,
+                status_code=route.status_code,
+                responses=route.responses,
+                response_class=route.response_class,
+                description=f"Deprecated: {' '.join(methods)} /v1{route.path}. {route.description}",
+                deprecated=True,
+            )
 
 
-ROUTERS = (legacy_router("orbit"), legacy_router("comet"))
+mirror(orbit_router, "orbit")
+mirror(comet_router, "comet")
+ROUTERS = (orbit_router, comet_router)

@@ -34,13 +34,15 @@ class AudiencePart(Schema):
     """The creator's latest audience demographics or geography, with its pending audience jobs (§2.6)."""
 
     tracking_id: str
-    snapshot_id: str | None
+    snapshot_id: str | None = Field(description="The latest completed snapshot; null before the first")
     generated_at: str | None
-    sample_size: int | None
-    data_source: str | None
-    confidence_per_signal: dict[str, float] | None
-    confidence_level: str | None
-    signal_breakdown: dict[str, int] | None
+    sample_size: int = Field(description="Distinct commenters sampled; 0 before the first snapshot")
+    data_source: str | None = Field(description="comments or profile_only; null before the first snapshot")
+    confidence_per_signal: dict[str, float] = Field(
+        description="age, gender, country, city, language: 0 to 1"
+    )
+    confidence_level: str = Field(description="low, medium or high (low before the first snapshot)")
+    signal_breakdown: dict[str, int] = Field(description="comments and followers read")
     demographics: dict[str, dict[str, float]] | None = None
     geography: dict[str, dict[str, float]] | None = None
     finalized: bool

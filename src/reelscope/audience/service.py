@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from reelscope.analysis.audience import infer
 from reelscope.audience.schemas import AudienceJobOut, AudiencePart
 from reelscope.kit.clock import as_utc, iso
 from reelscope.kit.errors import NotFound
@@ -25,6 +26,11 @@ JOB_TYPE = "audience_demographics"  # §2.6 pending_jobs type (one job infers de
 EVENT = "audience.snapshot.completed"
 RESOURCE = "tracked_item"
 KEPT = timedelta(hours=24)  # §4.7: results kept 24 hours
+NOBODY_SAMPLED = {
+    key: value
+    for key, value in infer([]).as_dict().items()
+    if key in ("sample_size", "confidence_per_signal", "confidence_level", "signal_breakdown")
+}
 
 
 def snapshot_path(job_id: str) -> str:
@@ -95,15 +101,18 @@ async def part(
     )
     state = jobs_service.render(pending, now=now)
     result: dict[str, Any] = latest.result if latest is not None and isinstance(latest.result, dict) else {}
+    # every read carries a sample size and its confidence (issue 28): before the first snapshot nobody
+    # was sampled, so the sample is 0 and the confidence nil, as a snapshot that found no one says
+    sampled = {**NOBODY_SAMPLED, **result}
     return AudiencePart(
         tracking_id=item.id,
         snapshot_id=latest.id if latest else None,
         generated_at=iso(latest.finished_at) if latest else None,
-        sample_size=result.get("sample_size"),
+        sample_size=sampled["sample_size"],
         data_source=result.get("data_source"),
-        confidence_per_signal=result.get("confidence_per_signal"),
-        confidence_level=result.get("confidence_level"),
-        signal_breakdown=result.get("signal_breakdown"),
+        confidence_per_signal=sampled["confidence_per_signal"],
+        confidence_level=sampled["confidence_level"],
+        signal_breakdown=sampled["signal_breakdown"],
         demographics=result.get("demographics") if which == "demographics" else None,
         geography=result.get("geography") if which == "geography" else None,
         finalized=state.finalized,

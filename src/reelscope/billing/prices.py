@@ -83,8 +83,9 @@ BATCH_MAX_HANDLES = 25  # §8.3
 
 def _creator_batch(_params: Params, body: Body) -> int:
     """§4.7: $0.50 per creator, up to $1.00 with audience data; cached repeats settle lower."""
-    handles = body.get("handles") if body else None
-    count = len(handles) if isinstance(handles, list) else 0
+    # `handles` of one platform, or `creators` [{platform, username}] (issue 28): the same price
+    listed = [body.get(name) for name in ("handles", "creators")] if body else []
+    count = sum(len(names) for names in listed if isinstance(names, list))
     if count > BATCH_MAX_HANDLES:
         return 0  # §4.7: refused with 400 before billing, so never a 402 for an impossible quote
     per_creator = 100 if _body_flag(body, "include_audience") else 50
@@ -104,25 +105,9 @@ def _sound_resolve(params: Params, _body: Body) -> int:
 
 
 FREE = Price(0)
-JOB_PRICE_AUDIENCE = 50  # JOB_PRICES["audience_snapshot"], also what create_creator_audience_refresh charges
 
-PRICES: dict[str, Price] = {
-    # account
-    "get_account_balance": FREE,
-    "get_account_collectors": FREE,
-    # §4.1 digests
-    "get_videos_digest": Price(25),
-    "get_platform_videos_digest": Price(25),
-    # §4.2 hashtags
-    "list_hashtags": Price(5),
-    "list_platform_hashtags": Price(5),
-    "get_hashtag_performance": Price(5),
-    # §4.3 trends
-    "list_trend_regions": FREE,
-    "list_trends": Price(25),
-    "get_trends_digest": Price(25),
-    "list_emerging_trends": Price(25),
-    # §4.4 agents
+# §4.4 agents, with their autopilot reads and the deprecated proposals (still served)
+AGENT_PRICES: dict[str, Price] = {
     "create_agent": Price(0, _agent_create),
     "suggest_agent_keywords": FREE,
     "get_agent_hooks": Price(25),
@@ -148,30 +133,56 @@ PRICES: dict[str, Price] = {
     "get_agent_activity": FREE,
     "list_agent_events": FREE,
     "update_agent_autonomy": FREE,
-    # deprecated (§4.4), still served
     "list_agent_proposals": FREE,
     "apply_agent_proposal": FREE,
     "dismiss_agent_proposal": FREE,
     "revert_agent_proposal": FREE,
-    # §4.5 legacy
+}
+LEGACY_KINDS = ("orbit", "comet")
+
+
+def legacy_operation(operation: str, kind: str) -> str:
+    """An agent operation under a legacy prefix (§4.5): ``list_agent_videos`` → ``list_orbit_videos``,
+    ``list_agents`` → ``list_comets`` (agent/legacy.py names its routes so)."""
+    if "agent" not in operation:
+        raise ValueError(f"{operation!r} is not an agent operation")
+    return operation.replace("agent", kind, 1)
+
+
+# §4.5: every agent operation costs under the legacy prefixes what it costs under /v1/agents, but the
+# creates: an orbit is a one-shot agent, a comet a recurring one
+LEGACY_PRICES: dict[str, Price] = {
+    **{
+        legacy_operation(operation, kind): price
+        for operation, price in AGENT_PRICES.items()
+        if operation not in ("create_agent", "suggest_agent_keywords")
+        for kind in LEGACY_KINDS
+    },
     "create_orbit": Price(0, _legacy_orbit_create),
     "create_comet": FREE,
-    **{
-        f"{verb}_{kind}{rest}": FREE
-        for kind in ("orbit", "comet")
-        for verb, rest in (
-            ("list", "s"),
-            ("list", "s_alias"),
-            ("get", ""),
-            ("list", "_videos"),
-            ("list", "_slideshows"),
-            ("list", "_ads"),
-            ("list", "_creator_outliers"),
-            ("get", "_latest_trends"),
-            ("list", "_trends"),
-            ("get", "_latest_analysis"),
-        )
-    },
+    "list_orbits_alias": FREE,
+    "list_comets_alias": FREE,
+}
+JOB_PRICE_AUDIENCE = 50  # JOB_PRICES["audience_snapshot"], also what create_creator_audience_refresh charges
+
+PRICES: dict[str, Price] = {
+    # account
+    "get_account_balance": FREE,
+    "get_account_collectors": FREE,
+    # §4.1 digests
+    "get_videos_digest": Price(25),
+    "get_platform_videos_digest": Price(25),
+    # §4.2 hashtags
+    "list_hashtags": Price(5),
+    "list_platform_hashtags": Price(5),
+    "get_hashtag_performance": Price(5),
+    # §4.3 trends
+    "list_trend_regions": FREE,
+    "list_trends": Price(25),
+    "get_trends_digest": Price(25),
+    "list_emerging_trends": Price(25),
+    **AGENT_PRICES,
+    **LEGACY_PRICES,
     # §4.7 satellite lookups
     "lookup_creator": Price(50, _trend_analysis),
     "create_creator_batch": Price(0, _creator_batch),

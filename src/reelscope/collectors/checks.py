@@ -12,14 +12,8 @@ from datetime import UTC, datetime, timedelta
 
 from reelscope.collectors.base import CreatorRecord, VideoRecord
 from reelscope.kit.platforms import Platform
+from reelscope.kit.video_links import is_video_id
 
-# the platform's own id shapes: YouTube's 11-character video id, TikTok's numeric id (beyond 2^53, so a
-# string), Instagram's numeric media id (§3.7; shortcodes are converted by the yt-dlp mapper)
-ID_SHAPES = {
-    Platform.YOUTUBE: re.compile(r"[A-Za-z0-9_-]{11}"),
-    Platform.TIKTOK: re.compile(r"[0-9]{1,20}"),
-    Platform.INSTAGRAM: re.compile(r"[0-9]{1,25}"),
-}
 # the first of the three platforms opened in 2005; nothing was posted on any of them before
 EARLIEST = datetime(2005, 1, 1, tzinfo=UTC)
 # clocks differ: an observation this far ahead of the ingesting machine's clock is still believed
@@ -36,7 +30,8 @@ class InvalidRecord(ValueError):
 
 
 def check_external_id(platform: Platform, external_id: str) -> None:
-    if not ID_SHAPES[platform].fullmatch(external_id):
+    # the platform's own id shapes (kit/video_links.py; Instagram shortcodes are converted by the mapper)
+    if not is_video_id(platform, external_id):
         raise InvalidRecord(f"external_id {external_id!r} is not a {platform.value} video id")
 
 

@@ -54,6 +54,16 @@ class ValidationFailed(ApiError):
         super().__init__(messages if isinstance(messages, list) else [messages])
 
 
+class InvalidParameter(ApiError):
+    """Not in §7's table (codes are only ever added): a value of the wrong kind for its field, such as a
+    link that names no video of the three platforms, or a link given where the platform's id goes
+    (ADR 0043). The message names the field."""
+
+    status = 400
+    code = "invalid_parameter"
+    default_message = "A parameter is not of the kind its field takes"
+
+
 class InvalidDateRange(ApiError):
     status = 400
     code = "invalid_date_range"

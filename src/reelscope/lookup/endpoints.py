@@ -48,8 +48,8 @@ SHALLOW_ONLY = (Platform.INSTAGRAM,)
 async def get_creator_lookup_status(
     job_id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep
 ) -> Response:
-    """A creator lookup: `processing`, then `completed` with its `result`, or `failed` with its `error`.
-    Free; poll every `retry_after_seconds`."""
+    """A creator lookup: `processing`, then `completed` with its `result`, or `failed` with its `error`
+    (`finalized` true from then on, §2.6). Free; poll every `retry_after_seconds`."""
     now = clock.now()
     found = await lookup_service.status(session, principal.team_id, "creator_lookup", job_id, now)
     return respond(Envelope(data=found), now)
@@ -67,8 +67,9 @@ async def lookup_creator(
     clock: ClockDep,
 ) -> Response:
     """Start a creator lookup: profile, recent videos, median views, outliers (`outlier_ratio`,
-    `weighted_score`), posting cadence; rising themes with `trend_analysis`. A repeat within 6 hours
-    returns the earlier run, free, with `cached: true` (and no webhook)."""
+    `weighted_score`), posting cadence; rising themes with `trend_analysis`. `include=videos,outliers`
+    and `cross_links=true` are the same request as the include flags they stand for. A repeat within
+    6 hours returns the earlier run, free, with `cached: true` (and no webhook)."""
     _named(username, "@", "username")
     lookup = Lookup("creator_lookup", platform, username, query.model_dump(mode="json"))
     return await _start(lookup, session, principal, call, clock)
@@ -156,8 +157,9 @@ async def _start(
 async def create_creator_batch(
     body: BatchBody, session: SessionDep, principal: PrincipalDep, call: CallDep, clock: ClockDep
 ) -> Response:
-    """Look up to 25 creators of one platform: $0.50 each ($1.00 with `include_audience`); a creator
-    looked up by the team in the last 6 hours is served from that run, free. One webhook per creator."""
+    """Look up to 25 creators, as `handles` of one `platform` or as `creators` `[{platform, username}]`
+    of any platforms: $0.50 each ($1.00 with `include_audience`); a creator looked up by the team in the
+    last 6 hours is served from that run, free. One webhook per creator."""
     now = clock.now()
     per_creator = price_of(call.operation).quote(
         {}, {"handles": ["one"], "include_audience": body.include_audience}
@@ -184,13 +186,17 @@ async def create_video_outlier(
     body: VideoOutlierBody, session: SessionDep, principal: PrincipalDep, call: CallDep, clock: ClockDep
 ) -> Response:
     """How far one video sits above its creator's norm (`outlier_ratio` against the median views of
-    their recent posts, `weighted_score`). Not persisted: poll its status within 24 hours."""
+    their recent posts, `weighted_score`). The video is `video_id` with `platform`, or its `url`; a
+    link that names no video of the three platforms, or one sent as `video_id`, is 400
+    `invalid_parameter` and free. Not persisted: poll its status within 24 hours."""
     now = clock.now()
+    video = body.video()
     job = await lookup_service.start_video_outlier(
         session,
         principal,
-        platform=body.platform,
-        video_id=body.video_id,
+        platform=video.platform,
+        video_id=video.video_id,
+        url=body.url,
         threshold=body.outlier_threshold,
         price=call.quoted,
         now=now,

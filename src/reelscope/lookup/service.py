@@ -173,6 +173,8 @@ def view(run: LookupRun, job: Job | None, *, now: datetime, cached: bool = False
         completed_at=iso(run.completed_at),
         result=run.result if status == COMPLETED else None,
         error=error,
+        finalized=status != PROCESSING,  # §2.6: a lookup has no secondary jobs
+        pending_jobs=[],
     )
 
 
@@ -200,7 +202,7 @@ async def status(session: AsyncSession, team_id: str, type: str, job_id: str, no
 async def start_batch(
     session: AsyncSession, principal: Principal, body: BatchBody, *, per_creator: int, now: datetime
 ) -> tuple[BatchOut, int]:
-    """One creator lookup per handle (a handle named twice is looked up once) and the credits to charge:
+    """One creator lookup per creator (one named twice is looked up once) and the credits to charge:
     ``per_creator`` for each one not served from the 6-hour cache (§4.7 "cached repeats free")."""
     batch_id = new_id()
     options = body.options().model_dump(mode="json")
@@ -208,29 +210,29 @@ async def start_batch(
     views: list[BatchEntry] = []
     charged = 0
     seen: dict[str, Started] = {}
-    for handle in body.handles:
-        lookup = Lookup("creator_lookup", body.platform, handle, options)
+    for platform, handle in body.targets():
+        lookup = Lookup("creator_lookup", platform, handle, options)
         started = seen.get(lookup.cache_key)
         if started is None:
             started = await start(session, principal, lookup, price=per_creator, now=now, batch_id=batch_id)
             seen[lookup.cache_key] = started
             charged += 0 if started.cached else per_creator
         entries.append({"handle": handle, "run_id": started.run.id, "cached": started.cached})
-        views.append(
-            BatchEntry(handle=handle, cached=started.cached, lookup=await started_view(session, started, now))
-        )
+        lookup_view = await started_view(session, started, now)
+        views.append(BatchEntry(platform=platform, handle=handle, cached=started.cached, lookup=lookup_view))
+    out = _batch_out(batch_id, views)
     repository.add(
         session,
         LookupBatch(
             id=batch_id,
             team_id=principal.team_id,
-            platform=body.platform.value,
+            platform=out.platform.value if out.platform else None,
             request=body.model_dump(mode="json"),
             entries=entries,
             created_at=now,
         ),
     )
-    return _batch_out(batch_id, body.platform, views), charged
+    return out, charged
 
 
 async def batch(session: AsyncSession, team_id: str, batch_id: str, now: datetime) -> BatchOut:
@@ -241,6 +243,7 @@ async def batch(session: AsyncSession, team_id: str, batch_id: str, now: datetim
     jobs = await repository.jobs_by_id(session, team_id, [run.job_id for run in runs.values()])
     views = [
         BatchEntry(
+            platform=Platform(runs[entry["run_id"]].platform),
             handle=entry["handle"],
             cached=entry["cached"],
             lookup=view(
@@ -250,10 +253,12 @@ async def batch(session: AsyncSession, team_id: str, batch_id: str, now: datetim
         for entry in found.entries
         if entry["run_id"] in runs
     ]
-    return _batch_out(found.id, Platform(found.platform), views)
+    return _batch_out(found.id, views)
 
 
-def _batch_out(batch_id: str, platform: Platform, views: Sequence[BatchEntry]) -> BatchOut:
+def _batch_out(batch_id: str, views: Sequence[BatchEntry]) -> BatchOut:
+    """The batch as its routes show it: its platform is its creators' one, null when they are on
+    several; done (§2.6 ``finalized``) once every lookup is."""
     completed = sum(entry.lookup.status == COMPLETED for entry in views)
     failed = sum(entry.lookup.status == FAILED for entry in views)
     if completed + failed < len(views):
@@ -262,14 +267,17 @@ def _batch_out(batch_id: str, platform: Platform, views: Sequence[BatchEntry]) -
         state = "completed"
     else:
         state = "failed" if completed == 0 else "partial_failure"
+    platforms = {entry.platform for entry in views}
     return BatchOut(
         batch_id=batch_id,
-        platform=platform,
+        platform=platforms.pop() if len(platforms) == 1 else None,
         status=state,
         total=len(views),
         completed=completed,
         failed=failed,
         creators=list(views),
+        finalized=state != "processing",
+        pending_jobs=[],
     )
 
 
@@ -292,6 +300,8 @@ def _summary_fields(run: LookupRun, job: Job | None, now: datetime) -> dict[str,
         "started_at": iso(run.started_at),
         "completed_at": iso(run.completed_at),
         "error": error,
+        "finalized": status != PROCESSING,
+        "pending_jobs": [],
     }
 
 
@@ -351,11 +361,14 @@ async def start_video_outlier(
     *,
     platform: Platform,
     video_id: str,
+    url: str | None = None,
     threshold: float,
     price: int,
     now: datetime,
 ) -> LookupJob:
-    request = {"video_id": video_id, "outlier_threshold": threshold}
+    request: dict[str, Any] = {"video_id": video_id, "outlier_threshold": threshold}
+    if url is not None:
+        request["url"] = url  # §6.3 echoes the request as sent
     job = await jobs_service.create(
         session,
         task=VIDEO_OUTLIER_TASK,
@@ -398,6 +411,8 @@ def video_outlier_view(job: Job, now: datetime) -> LookupJob:
         completed_at=iso(job.finished_at) if shown != PROCESSING else None,
         result=job.result if shown == COMPLETED else None,
         error=error,
+        finalized=shown != PROCESSING,
+        pending_jobs=[],
     )
 
 

@@ -55,7 +55,8 @@ class LookupBatch(Base):
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     team_id: Mapped[str] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
-    platform: Mapped[str] = mapped_column(String(16))
+    # the creators' platform; null when they are on several (``creators`` of mixed platforms, ADR 0043)
+    platform: Mapped[str | None] = mapped_column(String(16))
     request: Mapped[dict[str, Any]] = mapped_column(JSON)
     # [{"handle": ..., "run_id": ..., "cached": bool}] in the order of the request
     entries: Mapped[list[dict[str, Any]]] = mapped_column(JSON)

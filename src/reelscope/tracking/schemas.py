@@ -4,13 +4,21 @@ the record fields beyond those (§2.9) are ours (ADR 0023)."""
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, model_validator
+from pydantic import BeforeValidator, Field, PrivateAttr, field_validator, model_validator
 
 from reelscope.kit.pagination import MAX_PAGE, PageQuery
 from reelscope.kit.platforms import Platform
 from reelscope.kit.schemas import QueryModel, RequestBody, Schema
+from reelscope.kit.video_links import (
+    PROFILE_URL_FORMS,
+    VIDEO_URL_FORMS,
+    ProfileLink,
+    VideoLink,
+    resolve_creator,
+    resolve_video,
+)
 from reelscope.worker.jobs.schemas import PendingJob
 
 
@@ -38,16 +46,98 @@ CADENCE_SECONDS: dict[Cadence, int] = {
 }
 
 
+class Depth(StrEnum):
+    STANDARD = "standard"
+    DEEP = "deep"
+    FULL = "full"
+
+
+DEPTH_VIDEOS: dict[Depth, int] = {Depth.STANDARD: 50, Depth.DEEP: 200, Depth.FULL: 500}
+SCRAPE_CADENCE_DOC = "The same as `cadence` (the older clients' name)"
+
+
+def _scrape_cadence(body: TrackCreator | TrackVideo | TrackingUpdate) -> None:
+    """``scrape_cadence`` is ``cadence`` under the older clients' name (issue 28); both may be sent
+    when they agree."""
+    if body.scrape_cadence is None:
+        return
+    if "cadence" in body.model_fields_set and body.cadence not in (None, body.scrape_cadence):
+        raise ValueError("cadence and scrape_cadence disagree: send one of them")
+    body.cadence = body.scrape_cadence
+
+
 class TrackCreator(RequestBody):
-    platform: Platform
-    handle: str = Field(min_length=1, max_length=100, description="The creator's handle, with or without @")
+    """A creator: `handle` with `platform`, or the `url` of their profile (`platform` then optional)."""
+
+    platform: Platform | None = Field(
+        default=None, description="Required with handle; the url's own with url"
+    )
+    handle: str | None = Field(
+        default=None, min_length=1, max_length=100, description="The creator's handle, with or without @"
+    )
+    url: str | None = Field(
+        default=None, min_length=1, max_length=2048, description=f"A link to the profile: {PROFILE_URL_FORMS}"
+    )
     cadence: Cadence = Cadence.DAILY
+    scrape_cadence: Cadence | None = Field(default=None, description=SCRAPE_CADENCE_DOC)
+    collection_depth: Depth | None = Field(
+        default=None,
+        description="Only `standard`: tracking starts with the creator's latest 50 posts; deep and full are "
+        "a paid collection afterwards (`POST /v1/tracking/creators/{id}/posts/collect`)",
+    )
+    _creator: ProfileLink = PrivateAttr()
+
+    @field_validator("collection_depth")
+    @classmethod
+    def _first_posts(cls, depth: Depth | None) -> Depth | None:
+        # a deeper first collection would cost more than the $0.25 of §4.7: refused, not ignored
+        if depth not in (None, Depth.STANDARD):
+            raise ValueError(
+                "tracking starts with the latest 50 posts (standard); collect deeper afterwards with "
+                "POST /v1/tracking/creators/{id}/posts/collect"
+            )
+        return depth
+
+    @model_validator(mode="after")
+    def _one_creator(self) -> Self:
+        _scrape_cadence(self)
+        self._creator = resolve_creator(self.platform, self.handle, self.url)
+        return self
+
+    def creator(self) -> ProfileLink:
+        return self._creator
 
 
 class TrackVideo(RequestBody):
-    platform: Platform
-    video_id: str = Field(min_length=1, max_length=100, description="The platform's id of the video")
+    """A video: `video_id` with `platform`, or its `url` (`platform` then optional)."""
+
+    platform: Platform | None = Field(
+        default=None, description="Required with video_id; the url's own with url"
+    )
+    video_id: str | None = Field(
+        default=None, min_length=1, max_length=100, description="The platform's id of the video"
+    )
+    url: str | None = Field(
+        default=None, min_length=1, max_length=2048, description=f"A link to the video: {VIDEO_URL_FORMS}"
+    )
     cadence: Cadence = Cadence.DAILY
+    scrape_cadence: Cadence | None = Field(default=None, description=SCRAPE_CADENCE_DOC)
+    tracking_account_id: str | None = Field(
+        default=None,
+        max_length=100,
+        description="Accepted: the id of one of the team's tracked creators (404 when it is not one); the "
+        "video is tracked on its own",
+    )
+    _video: VideoLink = PrivateAttr()
+
+    @model_validator(mode="after")
+    def _one_video(self) -> Self:
+        _scrape_cadence(self)
+        self._video = resolve_video(self.platform, self.video_id, self.url)
+        return self
+
+    def video(self) -> VideoLink:
+        return self._video
 
 
 class TrackingUpdate(RequestBody):
@@ -55,9 +145,11 @@ class TrackingUpdate(RequestBody):
         default=None, description="`active` resumes a paused item (§3); `paused` stops its cycles"
     )
     cadence: Cadence | None = None
+    scrape_cadence: Cadence | None = Field(default=None, description=SCRAPE_CADENCE_DOC)
 
     @model_validator(mode="after")
     def _something(self) -> Self:
+        _scrape_cadence(self)
         if self.status is None and self.cadence is None:
             raise ValueError("give status or cadence")
         return self
@@ -77,19 +169,17 @@ class SnapshotsQuery(QueryModel):
     limit: int = Field(default=30, ge=1, le=365, description="1 to 365, default 30; above 365 is a 400")
 
 
+# the older clients' names of the two orders (issue 28); oldest first is not offered
+POST_ORDER_NAMES = {"publish_date_desc": "recent", "views_desc": "views"}
+
+
 class PostsQuery(QueryModel):
     page: int = Field(default=1, ge=1, le=MAX_PAGE)
     limit: int = Field(default=50, ge=1, le=200, description="1 to 200, default 50; above 200 is a 400")
-    sort: Literal["recent", "views"] = "recent"
-
-
-class Depth(StrEnum):
-    STANDARD = "standard"
-    DEEP = "deep"
-    FULL = "full"
-
-
-DEPTH_VIDEOS: dict[Depth, int] = {Depth.STANDARD: 50, Depth.DEEP: 200, Depth.FULL: 500}
+    sort: Annotated[
+        Literal["recent", "views"],
+        BeforeValidator(lambda v: POST_ORDER_NAMES.get(v, v) if isinstance(v, str) else v),
+    ] = Field(default="recent", description="recent (or publish_date_desc) or views (or views_desc)")
 
 
 class CollectPosts(RequestBody):

@@ -100,14 +100,13 @@ async def create_creator(
 ) -> TrackedItem:
     """The source is read first, ``outside`` the write transaction (contract/calls.py): a slow source
     never holds other writers up. A duplicate is then a 409, its source read spent but nothing billed."""
-    handle = normalize_handle(body.handle)
+    creator = body.creator()  # by handle or profile link (issue 28)
+    platform, handle = creator.platform, normalize_handle(creator.handle)
     async with outside():
-        record = await _read(
-            connector.creator(body.platform, handle), f"No {body.platform.value} creator @{handle}"
-        )
-    await _ensure_new(session, team_id, CREATOR, body.platform, handle.lower())
+        record = await _read(connector.creator(platform, handle), f"No {platform.value} creator @{handle}")
+    await _ensure_new(session, team_id, CREATOR, platform, handle.lower())
     item = _new_item(
-        team_id, CREATOR, body.platform, record.handle.lower(), body.cadence, now,
+        team_id, CREATOR, platform, record.handle.lower(), body.cadence, now,
         handle=record.handle, title=record.display_name,
     )  # fmt: skip
     return await _start(session, item, now)
@@ -122,14 +121,16 @@ async def create_video(
     *,
     outside: Outside = nullcontext,
 ) -> TrackedItem:
-    video_id = body.video_id.strip()
+    video = body.video()  # by id or link (issue 28)
+    platform, video_id = video.platform, video.video_id
     async with outside():
-        record = await _read(
-            connector.video(body.platform, video_id), f"No {body.platform.value} video {video_id}"
-        )
-    await _ensure_new(session, team_id, VIDEO, body.platform, video_id)
+        record = await _read(connector.video(platform, video_id), f"No {platform.value} video {video_id}")
+    if body.tracking_account_id is not None:
+        # the older clients' link to a tracked creator: it must be one of the team's (nothing is kept)
+        await get_item(session, team_id, CREATOR, body.tracking_account_id)
+    await _ensure_new(session, team_id, VIDEO, platform, video_id)
     item = _new_item(
-        team_id, VIDEO, body.platform, video_id, body.cadence, now,
+        team_id, VIDEO, platform, video_id, body.cadence, now,
         video_id=video_id, video_url=record.url, title=record.description,
         handle=record.creator.handle if record.creator else None,
     )  # fmt: skip

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import Depends, Query, Request, Response
+from fastapi import Body, Depends, Query, Request, Response
 
 from reelscope.contract import ClockDep, PrincipalDep, SessionDep, runtime_of, v1_router
 from reelscope.kit.schemas import errors
@@ -107,12 +107,16 @@ async def retry_webhook_delivery(
 
 @router.post("/{webhook_id}/test", status_code=202, responses=errors(400, 404, 409))
 async def send_webhook_test(
-    webhook_id: UUID, body: TestEventRequest, session: SessionDep, principal: PrincipalDep, clock: ClockDep
+    webhook_id: UUID,
+    session: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    body: Annotated[TestEventRequest | None, Body()] = None,
 ) -> DeliveryOut:
-    """Send a realistic sample message of any event to this webhook (free)."""
-    delivery = await webhook_service.send_test_event(
-        session, principal, str(webhook_id), body.event, clock.now()
-    )
+    """Send a realistic sample message of any event to this webhook (free): `event` (or `event_type`)
+    names it; `{}` or no body sends `orbit.run.completed`."""
+    event = (body or TestEventRequest()).name
+    delivery = await webhook_service.send_test_event(session, principal, str(webhook_id), event, clock.now())
     return webhook_service.render_delivery(delivery)
 
 

@@ -114,8 +114,26 @@ class WebhookUpdate(RequestBody):
         return self
 
 
+# what an older client's test sends without naming an event (issue 28, ADR 0043)
+DEFAULT_TEST_EVENT = "orbit.run.completed"
+
+
 class TestEventRequest(RequestBody):
-    event: str
+    """The event to send a sample of, as `event` or `event_type`; neither (or no body) sends
+    `orbit.run.completed`."""
+
+    event: str | None = Field(default=None, description="An event name of §6.2")
+    event_type: str | None = Field(default=None, description="The same as `event`")
+
+    @model_validator(mode="after")
+    def _one_name(self) -> Self:
+        if self.event is not None and self.event_type is not None and self.event != self.event_type:
+            raise ValueError("event and event_type disagree: send one of them")
+        return self
+
+    @property
+    def name(self) -> str:
+        return self.event or self.event_type or DEFAULT_TEST_EVENT
 
 
 class DeliveryLogQuery(RequestBody):

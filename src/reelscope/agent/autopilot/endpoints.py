@@ -21,7 +21,7 @@ from reelscope.agent.autopilot.schemas import (
     ProposalList,
     ProposalOut,
 )
-from reelscope.agent.legacy import DeprecatedRoute
+from reelscope.agent.deprecated import DeprecatedRoute
 from reelscope.agent.schemas import AgentOut, EmptyQuery
 from reelscope.contract import ClockDep, PrincipalDep, SessionDep, v1_router
 from reelscope.kit.schemas import Envelope, errors

@@ -19,9 +19,9 @@ from typing import Any
 
 from reelscope.collectors.base import CreatorRecord, VideoRecord
 from reelscope.kit.platforms import Platform
+from reelscope.kit.video_links import SHORTCODE_ALPHABET, media_id_of
 
 EXTRACTORS = {"youtube": Platform.YOUTUBE, "tiktok": Platform.TIKTOK, "instagram": Platform.INSTAGRAM}
-_SHORTCODE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 _HASHTAG = re.compile(r"#(\w+)", re.UNICODE)
 MAX_TAGS = 60  # YouTube allows 500 characters of tags in all; more than this is not a person's list
 MAX_TAG_LENGTH = 100
@@ -32,16 +32,11 @@ class UnmappableInfo(ValueError):
 
 
 def shortcode_to_media_id(code: str) -> str:
-    """Instagram link code → numeric media id (§3.7); private-account links carry 28 extra characters."""
-    if len(code) > 11:
-        code = code[:-28] if len(code) > 28 else code[:11]
-    value = 0
-    for char in code:
-        index = _SHORTCODE_ALPHABET.find(char)
-        if index < 0:
-            raise UnmappableInfo(f"bad Instagram shortcode {code!r}")
-        value = value * 64 + index
-    return str(value)
+    """Instagram link code → numeric media id (§3.7; kit/video_links.py)."""
+    try:
+        return media_id_of(code)
+    except ValueError:
+        raise UnmappableInfo(f"bad Instagram shortcode {code!r}") from None
 
 
 def media_id_to_shortcode(media_id: str) -> str:
@@ -51,7 +46,7 @@ def media_id_to_shortcode(media_id: str) -> str:
     value, code = int(media_id), ""
     while True:
         value, index = divmod(value, 64)
-        code = _SHORTCODE_ALPHABET[index] + code
+        code = SHORTCODE_ALPHABET[index] + code
         if value == 0:
             return code
 
