@@ -56,3 +56,47 @@ class TestLifecycle:
         assert self.advance("candidate", "news_scan", False, hour) == "candidate"
         assert self.advance("confirmed", "news_scan", False, breaking.TTL) == "expired"
         assert self.advance("dismissed", "corpus_burst", True, hour) == "dismissed"
+
+
+class TestRealHeadlines:
+    """Real news names one event in different words; the scan groups articles by the words they share."""
+
+    def test_headline_terms_keep_the_words_that_can_name_a_story(self) -> None:
+        assert breaking.headline_terms("Flour prices jump ahead of winter - The Grocer") == (
+            "flour",
+            "prices",
+            "jump",
+            "ahead",
+            "winter",
+        )
+        assert breaking.headline_terms("Why the 2026 levain shortage matters, says report") == (
+            "levain",
+            "shortage",
+            "matters",
+        )
+
+    def test_one_event_in_other_words_is_one_story_confirmed_by_two_domains(self) -> None:
+        def headline(domain: str, title: str, minutes: int) -> breaking.Article:
+            terms = ("sourdough", *breaking.headline_terms(title))
+            return breaking.Article(
+                title, f"https://{domain}/{minutes}", domain, NOW + timedelta(minutes=minutes), None, terms
+            )
+
+        found = breaking.news_stories(
+            [
+                headline("grocer.example", "Flour shortage hits UK bakeries", 0),
+                headline("bbc.example", "UK bakeries warn of flour shortage before Christmas", 30),
+                headline("daily.example", "Celebrity chef opens sourdough school", 45),
+            ],
+            ["sourdough"],
+        )
+        shortage, school = found
+        assert shortage.strong and shortage.salience == 7.0
+        assert shortage.title == "Flour shortage hits UK bakeries"
+        assert shortage.keywords == ("flour", "shortage", "bakeries")  # the words both articles use
+        assert not school.strong and school.salience == 4.0
+        # the story keeps its name when a later scan sees more articles: its first article's words
+        again = breaking.news_stories(
+            [headline("grocer.example", "Flour shortage hits UK bakeries", 0)], ["sourdough"]
+        )
+        assert again[0].topic == shortage.topic

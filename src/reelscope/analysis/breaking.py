@@ -19,12 +19,14 @@ for corroboration); anything past ``expires_at`` (``TTL`` after detection) is ex
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
 from reelscope.analysis.autopilot import key
+from reelscope.analysis.text import STOPWORDS
 from reelscope.analysis.themes import GENERIC_TAGS
 
 Source = Literal["news_scan", "corpus_burst"]
@@ -48,6 +50,17 @@ STRONG_VIDEOS, STRONG_RATIO = 10, 5.0
 # terms of a story offered as keywords, and evidence items kept
 STORY_KEYWORDS = 3
 EVIDENCE = 3
+# the terms a headline brings at most (headline_terms)
+HEADLINE_TERMS = 8
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+# words of news headlines that name no story
+HEADLINE_STOPWORDS = frozenset(
+    """
+    says said say after over amid report reports reported could would should first last year years week
+    weeks day days today video videos watch live update updates latest here why what how who where when
+    gets set sets make makes made take takes back still big top best world news breaking exclusive
+    """.split()
+)
 
 
 @dataclass(frozen=True)
@@ -82,13 +95,48 @@ class Story:
     strong: bool
 
 
+def headline_terms(title: str) -> tuple[str, ...]:
+    """The words of a news headline that can name its story: lower case, at least three letters, no
+    function word or headline filler, the publisher's `` - Name`` suffix (Google News) left out; at most
+    ``HEADLINE_TERMS``, in order. Articles about one event, worded differently, share some of them."""
+    head, sep, tail = title.rpartition(" - ")
+    if sep and head and len(tail.split()) <= 5:
+        title = head
+    words = (w.casefold() for w in _WORD.findall(title))
+    kept = (
+        w
+        for w in words
+        if len(w) >= 3 and not w.isdigit() and w not in STOPWORDS and w not in HEADLINE_STOPWORDS
+    )
+    return tuple(dict.fromkeys(kept))[:HEADLINE_TERMS]
+
+
+@dataclass
+class _Group:
+    core: tuple[str, ...]  # the new terms of its first article: what names it across scans
+    articles: list[tuple[Article, frozenset[str]]]
+
+    def takes(self, terms: frozenset[str]) -> bool:
+        """An article is about this story when it shares two of the core's terms (one, where either side
+        has only one): the same event told in other words still shares its names."""
+        core = {key(t) for t in self.core}
+        return len(core & terms) >= min(2, len(core), len(terms))
+
+    def keywords(self) -> tuple[str, ...]:
+        """The core's terms the group's articles share (all of them for a single article)."""
+        if len(self.articles) < 2:
+            return self.core[:STORY_KEYWORDS]
+        counts = {key(t): sum(key(t) in terms for _a, terms in self.articles) for t in self.core}
+        return tuple(t for t in self.core if counts[key(t)] >= 2)[:STORY_KEYWORDS]
+
+
 def news_stories(articles: Iterable[Article], agent_keywords: Sequence[str]) -> list[Story]:
-    """Articles grouped by the new terms they bring; salience ``4 + 2 x (domains - 1) + (articles - 1)``
-    up to 10, so one article is 4 and two domains with two articles 7."""
+    """Articles grouped by the new terms they bring (``_Group.takes``: shared terms, so one event told in
+    other words is one story), oldest first; salience ``4 + 2 x (domains - 1) + (articles - 1)`` up to 10,
+    so one article is 4 and two domains with two articles 7."""
     own = {key(k) for k in agent_keywords}
-    groups: dict[str, list[Article]] = {}
-    terms: dict[str, tuple[str, ...]] = {}
-    for article in articles:
+    groups: list[_Group] = []
+    for article in sorted(articles, key=lambda a: (a.published_at, a.url)):
         new = tuple(
             dict.fromkeys(
                 t.lstrip("#")
@@ -98,22 +146,25 @@ def news_stories(articles: Iterable[Article], agent_keywords: Sequence[str]) -> 
         )
         if not new:
             continue
-        topic = "+".join(sorted({key(t) for t in new}))
-        groups.setdefault(topic, []).append(article)
-        terms.setdefault(topic, new)
+        terms = frozenset(key(t) for t in new)
+        group = next((g for g in groups if g.takes(terms)), None)
+        if group is None:
+            groups.append(_Group(new, [(article, terms)]))
+        else:
+            group.articles.append((article, terms))
     stories = []
-    for topic, found in groups.items():
-        found.sort(key=lambda a: (a.published_at, a.url))
+    for group in groups:
+        found = [a for a, _terms in group.articles]
         domains = {a.domain for a in found}
         first = found[0]
         stories.append(
             Story(
                 source="news_scan",
-                topic=topic,
+                topic="+".join(sorted({key(t) for t in group.core})),
                 title=first.title,
                 summary=first.summary or first.title,
                 salience=float(min(10, 4 + 2 * (len(domains) - 1) + (len(found) - 1))),
-                keywords=terms[topic][:STORY_KEYWORDS],
+                keywords=group.keywords(),
                 evidence=tuple(Evidence(a.title, a.url, a.domain) for a in found[:EVIDENCE]),
                 strong=len(domains) >= 2,
             )

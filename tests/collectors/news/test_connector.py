@@ -63,13 +63,14 @@ class TestAnswer:
         assert flour.url == "https://www.thegrocer.example/news/flour-prices"
         assert flour.published_at == datetime(2026, 11, 21, 9, 15, tzinfo=UTC)
         assert flour.domain == "thegrocer.example"
-        assert flour.keywords == ("flour prices",)
+        # the query's keyword it names, then its headline's words (what the news scan groups by)
+        assert flour.keywords == ("flour prices", "flour", "prices", "jump", "ahead", "winter")
         assert flour.summary is None  # Google's description only repeats the title and publisher
         assert bread.url == "https://news.google.com/rss/articles/CBMiBreadExample?oc=5"
         assert bread.domain == "dailyloaf.example"
         assert bread.summary == "Bakeries in three cities say sourdough orders doubled."
-        assert bread.keywords == ("sourdough",)
-        assert boom.keywords == ("sourdough",)
+        assert bread.keywords == ("sourdough", "bread", "makers", "rush", "hire")
+        assert boom.keywords == ("sourdough", "boom", "goes")
         assert {i.fetched_at for i in items} == {clock.now()}
 
     async def test_asks_gdelt_for_the_keywords_ored_and_quoted_in_the_window(
@@ -154,7 +155,7 @@ class TestAnswer:
         items = await news.news(KEYWORDS, *window)
 
         strike = next(i for i in items if i.title == "Bakers strike")
-        assert strike.keywords == ("sourdough", "flour prices")
+        assert strike.keywords == ("sourdough", "flour prices", "bakers", "strike")
 
     async def test_no_keywords_asks_nothing(
         self, news: NewsConnector, upstream: Upstream, window: tuple[datetime, datetime]

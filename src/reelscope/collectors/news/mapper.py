@@ -9,8 +9,9 @@ readable date is skipped (counted by the caller), never an error.
   both sources has one title. Its ``<description>`` is only a link to the title (and the publisher),
   so it becomes a summary only when it says more.
 - **Keywords** of an item are those of the query it mentions (title and summary, whole words, any
-  case). Both sources match the article's full text, which we do not see: an item that names none of
-  them in what we see carries all of the query's keywords.
+  case; both sources match the article's full text, which we do not see: an item that names none of
+  them in what we see carries all of the query's keywords), then the words of its headline that can
+  name a story (``analysis.breaking.headline_terms``): what the agents' news scan groups articles by.
 - **Merging**: the same URL is one item; so is the same title from the same domain across the two
   sources (Google News links are redirects, GDELT's the publisher's: the publisher's link is kept).
 """
@@ -26,6 +27,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
+from reelscope.analysis.breaking import headline_terms
 from reelscope.collectors.base import NewsItem
 
 _TAG = re.compile(r"<[^>]+>")
@@ -74,6 +76,10 @@ def matched(keywords: Sequence[str], *texts: str | None) -> tuple[str, ...]:
     return found or tuple(keywords)
 
 
+def _keywords(keywords: Sequence[str], title: str, *more: str | None) -> tuple[str, ...]:
+    return tuple(dict.fromkeys((*matched(keywords, title, *more), *headline_terms(title))))
+
+
 def _seendate(value: Any) -> datetime | None:
     if not isinstance(value, str):
         return None
@@ -104,7 +110,7 @@ def gdelt_article(article: Any, keywords: Sequence[str], fetched_at: datetime) -
         published_at=published,
         fetched_at=fetched_at,
         summary=None,
-        keywords=matched(keywords, title),
+        keywords=_keywords(keywords, title),
     )
 
 
@@ -142,7 +148,7 @@ def rss_entry(entry: Mapping[str, Any], keywords: Sequence[str], fetched_at: dat
         published_at=published,
         fetched_at=fetched_at,
         summary=summary or None,
-        keywords=matched(keywords, title, summary),
+        keywords=_keywords(keywords, title, summary),
     )
 
 
