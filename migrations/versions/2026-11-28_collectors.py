@@ -1,4 +1,4 @@
-"""collectors: what each source has spent and how it is doing (issue 26, ADR 0038)
+"""collectors: what each source has spent and how it is doing (issue 26, ADR 0044)
 
 Revision ID: 0019_collectors
 Revises: 0016_bigint_credits

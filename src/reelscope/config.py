@@ -39,7 +39,7 @@ class Settings(BaseSettings):
     redis_max_connections: int = Field(default=100, ge=1)
     redis_timeout_seconds: float = Field(default=5.0, gt=0)
 
-    # collectors (issue 26, ADR 0038): the sources in the order they are asked (sandbox, youtube, news,
+    # collectors (issue 26, ADR 0044): the sources in the order they are asked (sandbox, youtube, news,
     # ytdlp); each real one stays unavailable until configured. Every base URL is a setting, for egress
     # proxies and for tests against a recorded server. Keys are SecretStr: never shown, never logged
     connectors: str = "sandbox"

@@ -1,5 +1,5 @@
 """The sources' ledger: quota counted per bucket, refused past the limit until the reset, shared by every
-process and kept across restarts (issue 26 item 2; connectors reference §1.4, §10; ADR 0038)."""
+process and kept across restarts (issue 26 item 2; connectors reference §1.4, §10; ADR 0044)."""
 
 from __future__ import annotations
 

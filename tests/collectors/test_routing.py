@@ -1,5 +1,5 @@
 """Capability routing: each operation goes to the enabled sources offering it, in the configured order,
-falling through on a spent, unavailable or failing source (issue 26 item 1; ADR 0038)."""
+falling through on a spent, unavailable or failing source (issue 26 item 1; ADR 0044)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The sources' shared memory: quota spent, paused buckets, health and circuit breakers (ADR 0038).
+"""The sources' shared memory: quota spent, paused buckets, health and circuit breakers (ADR 0044).
 
 Every process that calls a source (the API for a tracking check, the workers for everything else) reads
 and writes the same two tables, so a bucket spent in one process is spent for all, and a restart forgets

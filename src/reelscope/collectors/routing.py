@@ -1,5 +1,5 @@
 """Capability routing: a family asks for an operation, the enabled sources that offer it answer in the
-configured order (issue 26 item 1; ADR 0038).
+configured order (issue 26 item 1; ADR 0044).
 
 ``Sources`` is itself a ``Connector``: ``sources.creator(platform, handle)`` asks every enabled source
 that declares ``Capability.CREATOR`` for that platform, in ``REELSCOPE_CONNECTORS`` order, and returns

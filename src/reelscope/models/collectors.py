@@ -1,4 +1,4 @@
-"""What the sources have spent and how they are doing, shared by every process (issue 26; ADR 0038).
+"""What the sources have spent and how they are doing, shared by every process (issue 26; ADR 0044).
 
 ``collector_buckets``: one row per (source, bucket): what was spent in the current quota window and
 whether the bucket is paused (spent, throttled, or a host that blocks a scraper). ``collector_sources``:
