@@ -34,6 +34,9 @@ from reelscope.models.catalog import ViewSnapshot as ViewSnapshot
 from reelscope.models.events import OutboxCursor as OutboxCursor
 from reelscope.models.events import OutboxEvent as OutboxEvent
 from reelscope.models.hooks import Hook as Hook
+from reelscope.models.hooks import HookCategoryStats as HookCategoryStats
+from reelscope.models.hooks import HookLibrary as HookLibrary
+from reelscope.models.hooks import HookTypeStats as HookTypeStats
 from reelscope.models.idempotency import IdempotencyRecord as IdempotencyRecord
 from reelscope.models.jobs import Job as Job
 from reelscope.models.jobs import Schedule as Schedule
@@ -43,6 +46,7 @@ from reelscope.models.read_path import DigestList as DigestList
 from reelscope.models.read_path import HashtagDaily as HashtagDaily
 from reelscope.models.read_path import ReadVersion as ReadVersion
 from reelscope.models.sounds import SoundResolution as SoundResolution
+from reelscope.models.sounds import SoundStats as SoundStats
 from reelscope.models.tracking import TrackedItem as TrackedItem
 from reelscope.models.tracking import TrackedPost as TrackedPost
 from reelscope.models.tracking import TrackingSnapshotRow as TrackingSnapshotRow
