@@ -1,5 +1,5 @@
-"""read tables: counts of each sound's videos, the hook lists' figures and library, and the catalog's
-indexes their refreshes and the sound lists walk (issue 33, ADR 0038)
+"""read tables: counts of each sound's videos, the hook lists' figures and library, the catalog's
+indexes their refreshes and the sound lists walk, a trend group's rows by ranking (issue 33, ADR 0038)
 
 Revision ID: 0017_read_tables
 Revises: 0016_bigint_credits
@@ -108,9 +108,14 @@ def upgrade() -> None:
     op.create_index("ix_videos_sound_views", "videos", ["sound_id", _desc("views"), "id", "published_at"])
     op.drop_index("ix_videos_creator_id", table_name="videos")
     op.drop_index("ix_videos_sound_id", table_name="videos")
+    # a trend group's top rows by ranking
+    op.create_index("ix_trend_rankings_group_ranking", "trend_rankings", ["group_id", "ranking"])
+    op.drop_index("ix_trend_rankings_group_id", table_name="trend_rankings")
 
 
 def downgrade() -> None:
+    op.create_index("ix_trend_rankings_group_id", "trend_rankings", ["group_id"])
+    op.drop_index("ix_trend_rankings_group_ranking", table_name="trend_rankings")
     op.create_index("ix_videos_sound_id", "videos", ["sound_id"])
     op.create_index("ix_videos_creator_id", "videos", ["creator_id"])
     op.drop_index("ix_videos_sound_views", table_name="videos")

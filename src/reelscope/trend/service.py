@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.analysis import momentum as momentum_analysis
@@ -52,7 +53,7 @@ def local_day(region: TrendRegion, moment: datetime) -> date:
 # --- rendering ----------------------------------------------------------------------------------------
 
 
-def _momentum(row: TrendRanking) -> dict[str, Any]:
+def _momentum(row: Any) -> dict[str, Any]:
     # seeded from discovery-time signals when the row is created (§4.3), so never null here
     return {
         "status": row.momentum_status,
@@ -62,7 +63,7 @@ def _momentum(row: TrendRanking) -> dict[str, Any]:
     }
 
 
-def _trend_info(trend: Trend) -> dict[str, Any]:
+def _trend_info(trend: Any) -> dict[str, Any]:
     return {
         "id": trend.id,
         "name": trend.name,
@@ -71,10 +72,11 @@ def _trend_info(trend: Trend) -> dict[str, Any]:
     }
 
 
-def _row(row: TrendRanking, trend: Trend, top_exemplars: int) -> dict[str, Any]:
+def _row(row: Any, top_exemplars: int) -> dict[str, Any]:
+    """A group's row from ``repository.rows_of_groups``."""
     out: dict[str, Any] = {
         "id": row.id,
-        "trend_id": trend.id,
+        "trend_id": row.trend_id,
         "trend_group_id": row.group_id,
         "ranking": row.ranking,
         "detected_at": iso(row.detected_at),
@@ -82,30 +84,33 @@ def _row(row: TrendRanking, trend: Trend, top_exemplars: int) -> dict[str, Any]:
         "origin_region_codes": row.origin_region_codes,
         "global_confidence": row.global_confidence,
         "momentum": _momentum(row),
-        "trend": _trend_info(trend),
+        "trend": {**_trend_info(row), "id": row.trend_id},  # the row's own id is not the trend's
     }
     if top_exemplars > 0:
-        out["top_exemplars"] = row.exemplars[:top_exemplars]
+        out["top_exemplars"] = orjson.loads(row.exemplars_json)[:top_exemplars]
     return out
 
 
-def _group(group: TrendGroup, rows: list[tuple[TrendRanking, Trend]], limit: int, top: int) -> dict[str, Any]:
+def _group(group: TrendGroup, rows: list[Any], top: int) -> dict[str, Any]:
     return {
         "id": group.id,
         "title": group.title,
         "region": group.region,
         "local_date": group.local_date.isoformat(),
-        "trends": [_row(r, t, top) for r, t in rows[:limit]],
+        "trends": [_row(r, top) for r in rows],
     }
 
 
 async def _render_groups(
     session: AsyncSession, groups: Sequence[TrendGroup], limit: int, top: int
 ) -> list[dict[str, Any]]:
-    by_group: dict[str, list[tuple[TrendRanking, Trend]]] = {g.id: [] for g in groups}
-    for row, trend in await repository.rows_of_groups(session, [g.id for g in groups]):
-        by_group[row.group_id].append((row, trend))
-    return [_group(g, by_group[g.id], limit, top) for g in groups]
+    """The groups with their top ``limit`` rows: a window's response is its groups' rows, read with
+    ``ranking <= limit`` (``ix_trend_rankings_group_ranking``) and no more."""
+    by_group: dict[str, list[Any]] = {g.id: [] for g in groups}
+    rows = await repository.rows_of_groups(session, [g.id for g in groups], limit=limit, exemplars=top > 0)
+    for row in rows:
+        by_group[row.group_id].append(row)
+    return [_group(g, by_group[g.id], top) for g in groups]
 
 
 def _moment(value: str | None, name: str, region: TrendRegion, *, end: bool) -> datetime | None:
