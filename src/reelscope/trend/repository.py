@@ -58,24 +58,30 @@ _ROW_COLUMNS = (
 )
 
 
-async def rows_of_groups(
-    session: AsyncSession, group_ids: Sequence[str], *, limit: int, exemplars: bool
-) -> Sequence[Any]:
-    """The top ``limit`` rows of each group (by ranking: 1, 2, … within a group), with their trend;
-    ``exemplars``: with ``exemplars_json``, the stored JSON of their exemplars, for the caller to parse
-    only when it shows them (most of a row's bytes)."""
+async def rows_of_groups(session: AsyncSession, group_ids: Sequence[str], *, limit: int) -> Sequence[Any]:
+    """The top ``limit`` rows of each group (by ranking: 1, 2, … within a group) with their trend,
+    without their exemplars (``exemplars_of``)."""
     if not group_ids:
         return []
-    extra = [type_coerce(TrendRanking.exemplars, Text).label("exemplars_json")] if exemplars else []
     stmt = (
-        select(
-            *_ROW_COLUMNS, *extra, Trend.id.label("trend_id"), Trend.name, Trend.description, Trend.trend_type
-        )
+        select(*_ROW_COLUMNS, Trend.id.label("trend_id"), Trend.name, Trend.description, Trend.trend_type)
         .join(Trend, Trend.id == TrendRanking.trend_id)
         .where(TrendRanking.group_id.in_(group_ids), TrendRanking.ranking <= limit)
         .order_by(TrendRanking.group_id, TrendRanking.ranking)
     )
     return (await session.execute(stmt)).all()
+
+
+async def exemplars_of(session: AsyncSession, ranking_ids: Sequence[str]) -> dict[str, str]:
+    """The stored JSON of the rows' exemplars (most of a row's bytes), by row id, unparsed."""
+    found: dict[str, str] = {}
+    for start in range(0, len(ranking_ids), 500):
+        chunk = list(ranking_ids[start : start + 500])
+        stmt = select(TrendRanking.id, type_coerce(TrendRanking.exemplars, Text)).where(
+            TrendRanking.id.in_(chunk)
+        )
+        found.update({str(row_id): str(text) for row_id, text in await session.execute(stmt)})
+    return found
 
 
 async def emerging_rows(
