@@ -14,6 +14,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+import reelscope.kit.db
+
 revision: str = "0017_read_tables"
 down_revision: str | None = "0016_bigint_credits"
 branch_labels: str | Sequence[str] | None = None
@@ -103,6 +105,33 @@ def upgrade() -> None:
         ["scope", _desc("best_rank"), _desc("usage_count"), "text_key", "hook_type"],
     )
 
+    # an agent's hooks and genre adjacency, kept with its analytics
+    op.create_table(
+        "agent_hooks",
+        sa.Column("agent_id", sa.String(length=36), nullable=False),
+        sa.Column("video_id", sa.String(length=36), nullable=False),
+        sa.Column("platform", sa.String(length=16), nullable=False),
+        sa.Column("url", sa.Text(), nullable=False),
+        sa.Column("hook_text", sa.Text(), nullable=False),
+        sa.Column("source", sa.String(length=16), nullable=False),
+        sa.Column("hook_type", sa.String(length=32), nullable=False),
+        sa.Column("matched_cue", sa.Text(), nullable=True),
+        sa.Column("visual_hook_type", sa.String(length=32), nullable=True),
+        sa.Column("views", sa.BigInteger(), nullable=False),
+        sa.Column("published_at", reelscope.kit.db.UtcDateTime(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["agent_id"], ["agents.id"], name=op.f("fk_agent_hooks_agent_id_agents"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("agent_id", "video_id", name=op.f("pk_agent_hooks")),
+    )
+    op.create_index("ix_agent_hooks_views", "agent_hooks", ["agent_id", _desc("views"), "video_id"])
+    op.create_index(
+        "ix_agent_hooks_type_views", "agent_hooks", ["agent_id", "hook_type", _desc("views"), "video_id"]
+    )
+    with op.batch_alter_table("agents") as batch_op:
+        batch_op.add_column(sa.Column("affinity", sa.JSON(), nullable=True))
+        batch_op.add_column(sa.Column("hook_coverage", sa.JSON(), nullable=True))
+
     # the catalog's indexes the sound lists and sound.refresh read instead of the videos themselves
     op.create_index("ix_videos_creator_sound", "videos", ["creator_id", "sound_id"])
     op.create_index("ix_videos_sound_views", "videos", ["sound_id", _desc("views"), "id", "published_at"])
@@ -114,6 +143,10 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("agents") as batch_op:
+        batch_op.drop_column("hook_coverage")
+        batch_op.drop_column("affinity")
+    op.drop_table("agent_hooks")
     op.create_index("ix_trend_rankings_group_id", "trend_rankings", ["group_id"])
     op.drop_index("ix_trend_rankings_group_ranking", table_name="trend_rankings")
     op.create_index("ix_videos_sound_id", "videos", ["sound_id"])

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer, load_only
 
@@ -21,6 +21,7 @@ from reelscope.models import (
     AgentAd,
     AgentCreator,
     AgentHashtag,
+    AgentHook,
     AgentRun,
     AgentSlideshow,
     AgentSound,
@@ -623,6 +624,28 @@ async def hook_inputs(session: AsyncSession, agent_id: str) -> Sequence[Any]:
         .where(AgentVideo.agent_id == agent_id)
     )
     return rows.all()
+
+
+async def replace_hooks(session: AsyncSession, agent_id: str, rows: Sequence[dict[str, Any]]) -> None:
+    """The agent's ``agent_hooks`` rows, all replaced by ``rows``."""
+    await session.execute(delete(AgentHook).where(AgentHook.agent_id == agent_id))
+    if rows:
+        await session.execute(insert(AgentHook), [{"agent_id": agent_id, **row} for row in rows])
+
+
+_HOOK_COLUMNS = tuple(c for c in AgentHook.__table__.c if c.name != "agent_id")
+
+
+async def page_hooks(
+    session: AsyncSession, agent_id: str, hook_type: str | None, limit: int, offset: int
+) -> Sequence[Any]:
+    """A page of the agent's hooks (of ``hook_type``), views descending then video id: a walk of
+    ``ix_agent_hooks_views`` (``ix_agent_hooks_type_views``)."""
+    stmt = select(*_HOOK_COLUMNS).where(AgentHook.agent_id == agent_id)
+    if hook_type is not None:
+        stmt = stmt.where(AgentHook.hook_type == hook_type)
+    stmt = stmt.order_by(AgentHook.views.desc(), AgentHook.video_id).limit(limit).offset(offset)
+    return [row._mapping for row in await session.execute(stmt)]
 
 
 # --- affinity and similar creators (issue 16) ------------------------------------------------------

@@ -15,6 +15,7 @@ from reelscope.models.agent import AgentChange as AgentChange
 from reelscope.models.agent import AgentCreator as AgentCreator
 from reelscope.models.agent import AgentEvent as AgentEvent
 from reelscope.models.agent import AgentHashtag as AgentHashtag
+from reelscope.models.agent import AgentHook as AgentHook
 from reelscope.models.agent import AgentRun as AgentRun
 from reelscope.models.agent import AgentSlideshow as AgentSlideshow
 from reelscope.models.agent import AgentSound as AgentSound
