@@ -843,6 +843,8 @@ async def ensure_postgres(catalog: Catalog, dsn: str) -> dict[str, Any]:
     for index in indexes:
         await conn.execute(f'DROP INDEX "{index["indexname"]}"')
     await conn.execute("SET session_replication_role = replica")
+    # rows the migrations seed (the trend regions) come from the file like every other
+    await conn.execute(f"TRUNCATE {', '.join(tables)}")
     lite = sqlite3.connect(catalog.path)
     copied: dict[str, int] = {}
     for table in tables:

@@ -50,6 +50,8 @@ RESULTS = Path(__file__).resolve().parent / "results"
 AIM_WARM_MS = 50
 AIM_COLD_MS = 250
 PG_DSN = "postgresql://postgres@127.0.0.1:5432/reads_catalog_1m"
+# an operation slower than this is sampled less (5 warm, 1 cold): its figures only say by how much it misses
+SLOW_MS = 1000
 
 
 def operations(catalog: Catalog, extra: dict[str, str]) -> dict[str, str]:
@@ -296,11 +298,13 @@ def measure(
             for _ in range(cold):
                 evict(files)
                 cold_samples.append(get())
-            for _ in range(3):
-                get()
+                if cold_samples[-1] > SLOW_MS:  # a slow operation: fewer samples (it misses anyway)
+                    break
+            slow = max(get() for _ in range(3)) > SLOW_MS
+            count = min(warm, 5) if slow else warm
             before = cpu_seconds(pid)
-            warm_samples = [get() for _ in range(warm)]
-            cpu_ms = (cpu_seconds(pid) - before) / warm * 1000
+            warm_samples = [get() for _ in range(count)]
+            cpu_ms = (cpu_seconds(pid) - before) / count * 1000
             out[name] = {
                 "path": path,
                 "warm": _summary(warm_samples),
