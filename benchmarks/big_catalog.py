@@ -862,7 +862,8 @@ async def ensure_postgres(catalog: Catalog, dsn: str) -> dict[str, Any]:
         converters = [
             (_converter(model.c[c]) if model is not None and c in model.c else None) for c in columns
         ]
-        cursor = lite.execute(f"SELECT {', '.join(columns)} FROM {table}")
+        quoted = ", ".join('"' + c + '"' for c in columns)  # a column may be a keyword ("add")
+        cursor = lite.execute(f"SELECT {quoted} FROM {table}")
         n = 0
         while batch := cursor.fetchmany(50_000):
             records = [tuple(f(v) if f else v for f, v in zip(converters, row, strict=True)) for row in batch]
