@@ -128,6 +128,16 @@ def upgrade() -> None:
     op.create_index(
         "ix_agent_hooks_type_views", "agent_hooks", ["agent_id", "hook_type", _desc("views"), "video_id"]
     )
+    op.create_index(
+        "ix_agent_sounds_rising",
+        "agent_sounds",
+        ["agent_id", _desc("rising_score"), _desc("video_count"), "sound_id"],
+    )
+    op.create_index(
+        "ix_agent_hashtags_order",
+        "agent_hashtags",
+        ["agent_id", _desc("video_count"), _desc("total_views"), "hashtag"],
+    )
     with op.batch_alter_table("agents") as batch_op:
         batch_op.add_column(sa.Column("affinity", sa.JSON(), nullable=True))
         batch_op.add_column(sa.Column("hook_coverage", sa.JSON(), nullable=True))
@@ -147,6 +157,8 @@ def downgrade() -> None:
         batch_op.drop_column("hook_coverage")
         batch_op.drop_column("affinity")
     op.drop_table("agent_hooks")
+    op.drop_index("ix_agent_hashtags_order", table_name="agent_hashtags")
+    op.drop_index("ix_agent_sounds_rising", table_name="agent_sounds")
     op.create_index("ix_trend_rankings_group_id", "trend_rankings", ["group_id"])
     op.drop_index("ix_trend_rankings_group_ranking", table_name="trend_rankings")
     op.create_index("ix_videos_sound_id", "videos", ["sound_id"])

@@ -48,7 +48,7 @@ async def keep(session: AsyncSession, agent: Agent) -> None:
 
 
 async def genres(session: AsyncSession, agent: Agent) -> Affinity:
-    kept = agent.affinity
+    kept, _ = await repository.kept_reads(session, agent.id)
     return Affinity(**(kept if kept is not None else await _adjacency(session, agent)))
 
 

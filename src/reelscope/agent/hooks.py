@@ -90,7 +90,7 @@ async def keep(session: AsyncSession, agent: Agent) -> None:
 
 
 async def page(session: AsyncSession, agent: Agent, query: HookQuery) -> dict[str, Any]:
-    coverage = agent.hook_coverage
+    _, coverage = await repository.kept_reads(session, agent.id)
     if coverage is None:  # analytics from before agent_hooks: compute them now
         found, coverage = _hooks_of(await repository.hook_inputs(session, agent.id))
         if query.hook_type is not None:

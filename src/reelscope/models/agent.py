@@ -228,6 +228,23 @@ class AgentHashtag(Base):
     top_creators: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
 
 
+# the agent's sounds by rising score and its hashtags by use, each list one index walk (ADR 0038)
+Index(
+    "ix_agent_sounds_rising",
+    AgentSound.agent_id,
+    AgentSound.rising_score.desc(),
+    AgentSound.video_count.desc(),
+    AgentSound.sound_id,
+)
+Index(
+    "ix_agent_hashtags_order",
+    AgentHashtag.agent_id,
+    AgentHashtag.video_count.desc(),
+    AgentHashtag.total_views.desc(),
+    AgentHashtag.hashtag,
+)
+
+
 class AgentHook(Base):
     """One linked video's hook (§4.4 ``/hooks``), kept with the agent's analytics (ADR 0038): a page is
     a walk of an index in the list's order (views descending, then video id)."""
