@@ -52,6 +52,8 @@ AIM_COLD_MS = 250
 PG_DSN = "postgresql://postgres@127.0.0.1:5432/reads_catalog_1m"
 # an operation slower than this is sampled less (5 warm, 1 cold): its figures only say by how much it misses
 SLOW_MS = 1000
+# a request still unanswered after this long counts as this long, with status "timeout"
+TIMEOUT_S = 60
 
 
 def operations(catalog: Catalog, extra: dict[str, str]) -> dict[str, str]:
@@ -277,17 +279,28 @@ def _summary(samples: list[float]) -> dict[str, float]:
 
 
 def measure(
-    base: str, headers: dict[str, str], ops: dict[str, str], files: list[Path], warm: int, cold: int, pid: int
+    base: str,
+    headers: dict[str, str],
+    ops: dict[str, str],
+    files: list[Path],
+    warm: int,
+    cold: int,
+    pid: int,
+    checkpoint: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    with httpx.Client(base_url=base, headers=headers, timeout=120) as client:
+    with httpx.Client(base_url=base, headers=headers, timeout=TIMEOUT_S) as client:
         for name, path in ops.items():
             statuses: dict[str, int] = {}
             sizes: list[int] = []
 
             def get(path: str = path, statuses: dict[str, int] = statuses, sizes: list[int] = sizes) -> float:
                 started = time.perf_counter()
-                response = client.get(path)
+                try:
+                    response = client.get(path)
+                except httpx.TimeoutException:  # counted as the timeout's length, and said so
+                    statuses["timeout"] = statuses.get("timeout", 0) + 1
+                    return (time.perf_counter() - started) * 1000
                 elapsed = (time.perf_counter() - started) * 1000
                 sizes.append(len(response.content))
                 key = str(response.status_code)
@@ -300,19 +313,26 @@ def measure(
                 cold_samples.append(get())
                 if cold_samples[-1] > SLOW_MS:  # a slow operation: fewer samples (it misses anyway)
                     break
-            slow = max(get() for _ in range(3)) > SLOW_MS
-            count = min(warm, 5) if slow else warm
             before = cpu_seconds(pid)
-            warm_samples = [get() for _ in range(count)]
-            cpu_ms = (cpu_seconds(pid) - before) / count * 1000
+            if "timeout" in statuses:  # no warm figures to add: it misses by more than the timeout
+                warm_samples = list(cold_samples)
+                count = 0
+            else:
+                slow = any(get() > SLOW_MS for _ in range(3))
+                count = min(warm, 5) if slow else warm
+                before = cpu_seconds(pid)
+                warm_samples = [get() for _ in range(count)]
+            cpu_ms = (cpu_seconds(pid) - before) / max(count, 1) * 1000
             out[name] = {
                 "path": path,
                 "warm": _summary(warm_samples),
                 "cold": _summary(cold_samples) if cold_samples else None,
                 "server_cpu_ms": round(cpu_ms, 2),
-                "response_kb": round(max(sizes) / 1024, 1),
+                "response_kb": round(max(sizes, default=0) / 1024, 1),
                 "statuses": statuses,
             }
+            if checkpoint is not None:  # what a run measured survives its end
+                checkpoint(out)
             flag = "" if set(statuses) <= {"200", "202"} else f" statuses {statuses}"
             print(
                 f"  {name}: warm p50 {out[name]['warm']['p50_ms']} p99 {out[name]['warm']['p99_ms']}"
@@ -343,7 +363,13 @@ def run_database(
             if args.only:
                 ops = {k: v for k, v in ops.items() if re.search(args.only, k)}
             load = [round(os.getloadavg()[0], 2)]
-            timings = measure(base, headers, ops, files, args.warm, args.cold, server.pid)
+            partial = RESULTS / f"read_ops-{args.label}-{kind}.partial.json"
+
+            def checkpoint(found: dict[str, Any]) -> None:
+                partial.write_text(json.dumps(found, indent=1))
+
+            timings = measure(base, headers, ops, files, args.warm, args.cold, server.pid, checkpoint)
+            partial.unlink(missing_ok=True)
             load.append(round(os.getloadavg()[0], 2))
         finally:
             server.terminate()

@@ -543,9 +543,18 @@ class TestKeptLists:
         fitness = (await get(client, team, "categories")).json()["data"][0]
         assert (fitness["category"], fitness["hook_count"]) == ("fitness", 6)
 
+    @pytest.mark.parametrize("range_rows", [50_000, 1])  # in one range, or one text per range
     async def test_a_database_without_the_lists_gets_them_built_in_full(
-        self, client: httpx.AsyncClient, team: TeamKey, catalog: None, runtime: Runtime, clock: ManualClock
+        self,
+        client: httpx.AsyncClient,
+        team: TeamKey,
+        catalog: None,
+        runtime: Runtime,
+        clock: ManualClock,
+        monkeypatch: pytest.MonkeyPatch,
+        range_rows: int,
     ) -> None:
+        monkeypatch.setattr(hook_service, "LIBRARY_RANGE", range_rows)
         expected = (await get(client, team, "library", limit=100)).json()
         types = (await get(client, team, "types")).json()
         async with runtime.db.transaction() as session:  # as after the migration that added them

@@ -27,6 +27,7 @@ from sqlalchemy import (
     literal_column,
     select,
     text,
+    true,
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
@@ -189,9 +190,9 @@ def library_scope(facet: str, value: str) -> str:
     return f"{facet}:{value}"
 
 
-def _library_selects(keys: Sequence[str] | None) -> list[Select[Any]]:
-    """One INSERT ... SELECT source per scope: the hooks with ``keys`` (all when None), grouped by words
-    and type (and the facet's value)."""
+def _library_selects(where: ColumnElement[bool]) -> list[Select[Any]]:
+    """One INSERT ... SELECT source per scope: the hooks ``where`` holds, grouped by words and type (and
+    the scope's value)."""
     best = func.max(Hook.weighted_score)
     aggregates = (
         Hook.text_key,
@@ -207,11 +208,9 @@ def _library_selects(keys: Sequence[str] | None) -> list[Select[Any]]:
     for facet in (None, *LIBRARY_FACETS):
         column = getattr(Hook, facet) if facet else None
         scope = literal(ALL) if column is None else literal(f"{facet}:") + column
-        stmt = select(scope, *aggregates)
+        stmt = select(scope, *aggregates).where(where)
         if column is not None:
             stmt = stmt.where(column.is_not(None))
-        if keys is not None:
-            stmt = stmt.where(Hook.text_key.in_(keys))
         group = (Hook.text_key, Hook.hook_type) if column is None else (column, Hook.text_key, Hook.hook_type)
         selects.append(stmt.group_by(*group))
     return selects
@@ -230,19 +229,46 @@ _LIBRARY_COLUMNS = (
 )
 
 
-async def rebuild_library(session: AsyncSession, keys: Sequence[str] | None) -> None:
-    """The library's rows of the hooks with ``keys`` (their words), or all of it (None), from the hooks."""
-    chunks: list[Sequence[str] | None] = [None]
-    if keys is not None:
-        unique = sorted(set(keys))
-        chunks = [unique[start : start + 500] for start in range(0, len(unique), 500)]
-    for chunk in chunks:
-        gone = delete(HookLibrary)
-        if chunk is not None:
-            gone = gone.where(HookLibrary.text_key.in_(chunk))
-        await session.execute(gone)
-        for source in _library_selects(chunk):
-            await session.execute(insert(HookLibrary).from_select(list(_LIBRARY_COLUMNS), source))
+async def _insert_library(session: AsyncSession, where: ColumnElement[bool]) -> None:
+    for source in _library_selects(where):
+        await session.execute(insert(HookLibrary).from_select(list(_LIBRARY_COLUMNS), source))
+
+
+async def rebuild_library(session: AsyncSession, keys: Sequence[str]) -> None:
+    """The library's rows of the hooks with ``keys`` (their words), again from the hooks."""
+    unique = sorted(set(keys))
+    for start in range(0, len(unique), 500):
+        chunk = unique[start : start + 500]
+        await session.execute(delete(HookLibrary).where(HookLibrary.text_key.in_(chunk)))
+        await _insert_library(session, Hook.text_key.in_(chunk))
+
+
+async def clear_library(session: AsyncSession) -> None:
+    await session.execute(delete(HookLibrary))
+
+
+async def library_range_end(session: AsyncSession, start: str | None, rows: int) -> str | None:
+    """Where a range of about ``rows`` hooks from ``start`` (their ``text_key`` order) ends: the first
+    key after it, beyond ``start``; None when the range reaches the last hook."""
+    stmt = select(Hook.text_key)
+    if start is not None:
+        stmt = stmt.where(Hook.text_key >= start)
+    end = (await session.execute(stmt.order_by(Hook.text_key).offset(rows).limit(1))).scalar_one_or_none()
+    if end is not None and end == start:  # a text shared by more hooks than a range: the next text
+        following = select(func.min(Hook.text_key)).where(Hook.text_key > start)
+        end = (await session.execute(following)).scalar_one_or_none()
+    return end
+
+
+async def build_library_range(session: AsyncSession, start: str | None, end: str | None) -> None:
+    """The library's rows of the hooks whose ``text_key`` is in [start, end) (None: unbounded), into an
+    empty range of the library (its first build)."""
+    conditions = []
+    if start is not None:
+        conditions.append(Hook.text_key >= start)
+    if end is not None:
+        conditions.append(Hook.text_key < end)
+    await _insert_library(session, and_(*conditions) if conditions else true())
 
 
 async def type_scores(session: AsyncSession) -> Sequence[Any]:

@@ -49,6 +49,8 @@ from reelscope.models.hooks import UNSCORED
 log = get_logger(__name__)
 
 BATCH = 2000
+# the library's first build writes it one range of about this many hooks per transaction
+LIBRARY_RANGE = 50_000
 # a trending or search query that takes longer is stopped: 503, not charged (§4.7)
 QUERY_TIME_LIMIT_MS = 3000
 MATCH_TYPES = ("exact", "contains", "similar")
@@ -170,16 +172,32 @@ def _type_figures(scored: Sequence[Any]) -> list[dict[str, Any]]:
     ]
 
 
+async def _build_library(db: Database) -> None:
+    """The whole library, one range of about ``LIBRARY_RANGE`` hooks (by text) per transaction, so no
+    write waits long behind it (the first build at 1M hooks takes minutes). Until it ends the library
+    lists only the ranges built."""
+    async with db.transaction() as session:
+        await repository.clear_library(session)
+    start: str | None = None
+    while True:
+        async with db.transaction() as session:
+            end = await repository.library_range_end(session, start, LIBRARY_RANGE)
+            await repository.build_library_range(session, start, end)
+        if end is None:
+            break
+        start = end
+
+
 async def _refresh_list_figures(db: Database, now: datetime, *, full_library: bool) -> None:
     """The types' and categories' figures from every hook (read first, written in a short transaction);
-    with ``full_library``, the whole library too (its first build)."""
+    with ``full_library``, the whole library first (its first build)."""
+    if full_library:
+        await _build_library(db)
     async with db.transaction(write=False) as session:
         types = _type_figures(await repository.type_scores(session))
         counts = await repository.category_counts(session)
     categories = [{"category": c, "hook_count": counts.get(c, 0)} for c in analysis.CATEGORIES]
     async with db.transaction() as session:
-        if full_library:
-            await repository.rebuild_library(session, None)
         await repository.write_list_figures(session, types, categories, now)
 
 
