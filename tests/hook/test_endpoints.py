@@ -359,7 +359,14 @@ class TestTop1000:
 
 
 class TestTimeout:
-    @pytest.mark.parametrize(("path", "params"), [("trending", {}), ("search", {"q": "creatine"})])
+    @pytest.mark.parametrize(
+        ("path", "params"),
+        [
+            ("trending", {}),
+            ("search", {"q": "creatine"}),
+            ("library", {"platform": "tiktok", "min_views": 1}),
+        ],
+    )
     async def test_a_query_running_too_long_is_503_free(
         self,
         client: httpx.AsyncClient,

@@ -295,7 +295,15 @@ async def search(session: AsyncSession, query: SearchQuery) -> Page[HookMatch]:
 
 async def library(session: AsyncSession, query: LibraryQuery) -> Page[LibraryHook]:
     filters = _filters(query)
-    rows, total = await repository.library(session, filters, query.sort.value, query.limit, query.offset)
+    try:
+        # kept rows answer at most one filter of platform/category/language/visual_hook_type; the rest
+        # aggregate the hooks that match, which is stopped as trending and search are (ADR 0038)
+        async with repository.time_limit(session, QUERY_TIME_LIMIT_MS):
+            rows, total = await repository.library(
+                session, filters, query.sort.value, query.limit, query.offset
+            )
+    except repository.QueryTooLong as exc:
+        raise ServiceUnavailable("The query took too long; narrow it or retry later") from exc
     data = [
         LibraryHook(
             hook_text=r.text,
