@@ -392,6 +392,50 @@ def run_database(
     return {"precompute": precompute, "load_average_1m": load, "operations": timings}
 
 
+def _before_after(results: dict[str, Any]) -> list[str]:
+    """The operations that were slowest before (warm p50 over 100 ms on either database), before and
+    after: warm p50 / p99 and cold p99 in ms, and the API's CPU per request."""
+    before, after = (
+        results.get("before", {}).get("databases", {}),
+        results.get("after", {}).get("databases", {}),
+    )
+    if not before or not after:
+        return []
+
+    def cell(section: dict[str, Any], db_name: str, name: str) -> str:
+        o = section.get(db_name, {}).get("operations", {}).get(name)
+        if not o:
+            return "–"
+        cold = (o.get("cold") or {}).get("p99_ms", "–")
+        cpu = "" if o.get("server_cpu_ms") is None else f", {o['server_cpu_ms']} CPU"
+        return f"{o['warm']['p50_ms']} / {o['warm']['p99_ms']} / {cold}{cpu}"
+
+    slow = [
+        name
+        for name in after.get("sqlite", {}).get("operations", {})
+        if any(
+            (o := before.get(db_name, {}).get("operations", {}).get(name)) and o["warm"]["p50_ms"] > 100
+            for db_name in ("sqlite", "postgresql")
+        )
+    ]
+    lines = [
+        "## Before and after, the operations that were slow",
+        "",
+        "Warm p50 / warm p99 / cold p99 in ms, and the API process's CPU per request in ms (less subject",
+        "to the other work on the machine than the latencies). `before`: main at 9452361; `after`: this",
+        "code (issue 33). A 60 s figure is a request that had not been answered after 60 s.",
+        "",
+        "| operation | SQLite before | SQLite after | PostgreSQL before | PostgreSQL after |",
+        "|---|---|---|---|---|",
+    ]
+    for name in slow:
+        lines.append(
+            f"| {name} | {cell(before, 'sqlite', name)} | {cell(after, 'sqlite', name)} | "
+            f"{cell(before, 'postgresql', name)} | {cell(after, 'postgresql', name)} |"
+        )
+    return [*lines, ""]
+
+
 def write_markdown(results: dict[str, Any]) -> None:
     lines = [
         "# Every GET operation at 1M videos (issue 33 item 4)",
@@ -406,6 +450,7 @@ def write_markdown(results: dict[str, Any]) -> None:
         "be 2-10x off; compare within a run.",
         "",
     ]
+    lines += _before_after(results)
     for label, run in results.items():
         if label == "machine":
             continue
