@@ -139,6 +139,12 @@ def _hook_fields(
     return {k: row[k] for k in ("category", "text", "text_key", "source", "hook_type", "visual_hook_type")}
 
 
+def hashtag_names() -> list[str]:
+    """The generated hashtags, most used first (Zipf): the category words, then Tag0, Tag1, …"""
+    category_words = sorted({w for words in analysis_hooks.CATEGORY_KEYWORDS.values() for w in words})
+    return category_words + [f"Tag{i}" for i in range(TAGS - len(category_words))]
+
+
 CREATOR_SQL = (
     "INSERT INTO creators (id, platform, handle, handle_key, display_name, followers, video_count, verified,"
     " country, first_seen_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
@@ -211,8 +217,7 @@ def build_videos(path: Path, videos: int, now: datetime, *, hooks: bool = True) 
     ]
     conn.executemany("INSERT INTO sound_usage (sound_id, at, usage_count) VALUES (?,?,?)", usage)
 
-    category_words = sorted({w for words in analysis_hooks.CATEGORY_KEYWORDS.values() for w in words})
-    tag_names = category_words + [f"Tag{i}" for i in range(TAGS - len(category_words))]
+    tag_names = hashtag_names()
     tag_ids = [catalog_id("hashtag", name.lower()) for name in tag_names]
     conn.executemany(
         "INSERT INTO hashtags (id, key, display) VALUES (?,?,?)",

@@ -40,7 +40,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.big_catalog import DAYS, build_videos
+from benchmarks.big_catalog import DAYS, build_videos, hashtag_names
 from benchmarks.loadgen import LoadResult, cpu_seconds, measure, start_api
 
 from reelscope import models  # noqa: F401
@@ -89,7 +89,7 @@ async def prepare(path: Path, now: datetime) -> dict[str, Any]:
             "rollup_incremental_from_day": incremental["from_day"],
             "digest_refresh_s": round(digest_s, 3),
             "api_key": issued.api_key,
-            "tag": "tag0",  # the most used tag (Zipf rank 1)
+            "tag": hashtag_names()[0].lower(),  # the most used tag (Zipf rank 1)
         }
     finally:
         await db.engine.dispose()
