@@ -229,7 +229,18 @@ _LIBRARY_COLUMNS = (
 )
 
 
+# PostgreSQL: the transactions that write hook_library take this lock first, so two refreshes (the
+# periodic one, one after a catalog change) never interleave a delete and its inserts (duplicate keys)
+_LIBRARY_LOCK = 330_038  # issue 33, ADR 0038
+
+
+async def _hold_library(session: AsyncSession) -> None:
+    if session.get_bind().dialect.name == "postgresql":  # SQLite's writers are one at a time already
+        await session.execute(select(func.pg_advisory_xact_lock(_LIBRARY_LOCK)))
+
+
 async def _insert_library(session: AsyncSession, where: ColumnElement[bool]) -> None:
+    await _hold_library(session)
     for source in _library_selects(where):
         await session.execute(insert(HookLibrary).from_select(list(_LIBRARY_COLUMNS), source))
 
@@ -237,6 +248,7 @@ async def _insert_library(session: AsyncSession, where: ColumnElement[bool]) -> 
 async def rebuild_library(session: AsyncSession, keys: Sequence[str]) -> None:
     """The library's rows of the hooks with ``keys`` (their words), again from the hooks."""
     unique = sorted(set(keys))
+    await _hold_library(session)
     for start in range(0, len(unique), 500):
         chunk = unique[start : start + 500]
         await session.execute(delete(HookLibrary).where(HookLibrary.text_key.in_(chunk)))
@@ -244,6 +256,7 @@ async def rebuild_library(session: AsyncSession, keys: Sequence[str]) -> None:
 
 
 async def clear_library(session: AsyncSession) -> None:
+    await _hold_library(session)
     await session.execute(delete(HookLibrary))
 
 
