@@ -306,6 +306,7 @@ class TestEmerging:
         assert ok.status_code == 200
 
 
+@pytest.mark.both_databases
 class TestRowsOfAWindow:
     async def test_each_group_shows_its_top_rows_by_ranking(
         self, client: httpx.AsyncClient, team: TeamKey, run_trends: RunTrends

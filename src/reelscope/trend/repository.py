@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import Text, select, type_coerce
+from sqlalchemy import Text, cast, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.models.trends import Trend, TrendGroup, TrendRanking, TrendReading, TrendRegion, TrendRun
@@ -77,9 +77,8 @@ async def exemplars_of(session: AsyncSession, ranking_ids: Sequence[str]) -> dic
     found: dict[str, str] = {}
     for start in range(0, len(ranking_ids), 500):
         chunk = list(ranking_ids[start : start + 500])
-        stmt = select(TrendRanking.id, type_coerce(TrendRanking.exemplars, Text)).where(
-            TrendRanking.id.in_(chunk)
-        )
+        # the JSON as stored: a cast in SQL (asyncpg would decode the json type on its way)
+        stmt = select(TrendRanking.id, cast(TrendRanking.exemplars, Text)).where(TrendRanking.id.in_(chunk))
         found.update({str(row_id): str(text) for row_id, text in await session.execute(stmt)})
     return found
 
