@@ -609,7 +609,7 @@ async def measure(
         return lambda s: hook_service.search(s, SearchQuery(q=q))
 
     def sound_search(q: str) -> Callable[[Any], Awaitable[Any]]:
-        return lambda s: sound_service.search(s, SoundSearchQuery(q=q), now)
+        return lambda s: sound_service.search(s, SoundSearchQuery(q=q))
 
     def trend(query: TrendingQuery) -> Callable[[Any], Awaitable[Any]]:
         return lambda s: hook_service.trending(s, query, now)

@@ -3,9 +3,9 @@
 1. Build (once, cached under $TMPDIR/reelscope-bench/) a SQLite catalog of ``--videos`` videos posted
    over the last 90 days on three platforms, with creators, sounds, 20,000 hashtags (Zipf-distributed,
    0-5 per video), ``found_at`` within hours of posting (3 % found 8-10 days later, never counted) and
-   ``views_at_7d`` on videos older than a week. Rows are generated with numpy and written with
-   sqlite3's executemany into the Alembic schema; the cache is per UTC day (the digest covers the
-   last 48 hours of the real clock).
+   ``views_at_7d`` on videos older than a week: ``benchmarks/big_catalog.build_videos`` without the
+   hooks (benchmarks/read_ops.py's catalog adds them and what teams own). The cache is per UTC day (the
+   digest covers the last 48 hours of the real clock).
 2. Roll the hashtag stats up and build the digests (timed: that is the periodic work).
 3. Start ``reelscope api`` on a free port, a team with ample credits and custom limits high enough
    for the load, then load each path from a second process (benchmarks/loadgen.py, keep-alive,
@@ -28,7 +28,6 @@ import asyncio
 import json
 import os
 import platform
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -38,11 +37,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import numpy as np
-import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.big_catalog import DAYS, build_videos, hashtag_names
 from benchmarks.loadgen import LoadResult, cpu_seconds, measure, start_api
 
 from reelscope import models  # noqa: F401
@@ -52,138 +50,12 @@ from reelscope.digest import service as digest_service
 from reelscope.hashtag import service as hashtag_service
 from reelscope.kit.db import create_database
 from reelscope.kit.logging import configure_logging
-from reelscope.kit.migrate import upgrade_to_head
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
 BENCH_DIR = Path(tempfile.gettempdir()) / "reelscope-bench"
-PLATFORMS = ("youtube", "tiktok", "instagram")
-TAGS = 20_000
-CREATORS = 100_000
-SOUNDS = 30_000
-DAYS = 90
-CHUNK = 100_000
 # bump when the generated catalog changes shape, so an old cached file is not reused
-GENERATOR = "v1"
-
-
-def _uuids(rng: np.random.Generator, n: int) -> list[str]:
-    raw = rng.integers(0, 2**63, size=(n, 2), dtype=np.int64)
-    out = []
-    for hi, lo in raw.tolist():
-        h = f"{hi:016x}{lo:016x}"
-        out.append(f"{h[:8]}-{h[8:12]}-4{h[13:16]}-a{h[17:20]}-{h[20:]}")
-    return out
-
-
-def _stamps(seconds: np.ndarray) -> list[str]:
-    """Unix seconds → SQLite's UtcDateTime text ("YYYY-MM-DD HH:MM:SS.ffffff")."""
-    text = np.datetime_as_string((seconds * 1e6).astype("int64").astype("datetime64[us]"), unit="us")
-    return [s.replace("T", " ") for s in text.tolist()]
-
-
-def build_catalog(path: Path, videos: int, now: datetime) -> dict[str, Any]:
-    url = f"sqlite+aiosqlite:///{path}"
-    upgrade_to_head(url)
-    rng = np.random.default_rng(20240601)
-    started = time.perf_counter()
-    conn = sqlite3.connect(path)
-    conn.execute("PRAGMA synchronous=OFF")
-    conn.execute("PRAGMA cache_size=-400000")
-    stamp_now = _stamps(np.array([now.timestamp()]))[0]
-    creator_ids = _uuids(rng, CREATORS)
-    creator_platform = rng.integers(0, 3, CREATORS)
-    conn.executemany(
-        "INSERT INTO creators (id, platform, handle, handle_key, first_seen_at, updated_at)"
-        " VALUES (?,?,?,?,?,?)",
-        [
-            (cid, PLATFORMS[p], f"maker{i}", f"maker{i}", stamp_now, stamp_now)
-            for i, (cid, p) in enumerate(zip(creator_ids, creator_platform.tolist(), strict=True))
-        ],
-    )
-    sound_ids = _uuids(rng, SOUNDS)
-    conn.executemany(
-        "INSERT INTO sounds (id, platform, external_id, title, duration, cover_url, is_original, usage_count,"
-        " owner_handle, owner_nickname, is_commerce_music, first_seen_at, updated_at)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        [
-            (sid, PLATFORMS[i % 3], f"s{i}", f"Sound {i}", None if i % 3 == 0 else 15 + i % 45,
-             f"covers/{i}.jpg", i % 2 == 0, None if i % 3 == 0 else i * 7, f"artist{i}", f"Artist {i}",
-             i % 5 == 0, stamp_now, stamp_now)
-            for i, sid in enumerate(sound_ids)
-        ],
-    )  # fmt: skip
-    tag_ids = _uuids(rng, TAGS)
-    conn.executemany(
-        "INSERT INTO hashtags (id, key, display) VALUES (?,?,?)",
-        [(tid, f"tag{i}", f"Tag{i}") for i, tid in enumerate(tag_ids)],
-    )
-    # Zipf-like tag popularity: a few tags are on many videos, most on few
-    weights = 1.0 / np.arange(1, TAGS + 1) ** 1.1
-    weights /= weights.sum()
-    now_s = now.timestamp()
-    links_total = 0
-    for start in range(0, videos, CHUNK):
-        n = min(CHUNK, videos - start)
-        ids = _uuids(rng, n)
-        plat = rng.integers(0, 3, n)
-        published = now_s - rng.random(n) * DAYS * 86_400
-        delay = rng.exponential(6 * 3_600, n)
-        late = rng.random(n) < 0.03
-        delay[late] = 8 * 86_400 + rng.random(int(late.sum())) * 2 * 86_400
-        found = np.minimum(published + delay, now_s)
-        views = (rng.pareto(1.2, n) * 2_000).astype(np.int64) + 10
-        frozen_known = (now_s - published) >= 7 * 86_400
-        likes = views // 20
-        comments = views // 200
-        counts = rng.integers(0, 6, n)
-        tags = rng.choice(TAGS, size=int(counts.sum()), p=weights)
-        creators = rng.integers(0, CREATORS, n)
-        sounds = rng.integers(-SOUNDS // 2, SOUNDS, n)
-        pub_text, found_text = _stamps(published), _stamps(found)
-        rows = []
-        links = []
-        offset = 0
-        for i in range(n):
-            p = PLATFORMS[plat[i]]
-            k = int(counts[i])
-            mine = sorted(set(tags[offset : offset + k].tolist()))
-            offset += k
-            shown = [("#" if p == "youtube" else "") + f"Tag{t}" for t in mine]
-            v = int(views[i])
-            s = int(sounds[i])
-            rows.append(
-                (ids[i], p, f"{start + i}", f"https://example.test/{p}/{start + i}", f"caption {start + i}",
-                 pub_text[i], found_text[i], stamp_now, v, int(likes[i]), int(comments[i]),
-                 v // 100 if p == "tiktok" else None, None, v if frozen_known[i] else None,
-                 orjson.dumps(shown).decode(), f"https://img.test/{start + i}.jpg", 30, None,
-                 sound_ids[s] if s >= 0 else None, "US", "platform", False, False, False,
-                 creator_ids[int(creators[i])], None if p == "youtube" else "US", "en")
-            )  # fmt: skip
-            links.extend((ids[i], tag_ids[t]) for t in mine)
-        conn.executemany(
-            "INSERT INTO videos (id, platform, external_id, url, description, published_at, found_at,"
-            " fetched_at, views, likes, comments, shares, bookmarks, views_at_7d, hashtags, thumbnail_url,"
-            " duration, transcript, sound_id, upload_region, upload_region_source, is_duet, is_stitch,"
-            " is_eligible_for_commission, creator_id, region, language)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            rows,
-        )
-        links.sort()
-        conn.executemany("INSERT INTO video_hashtags (video_id, hashtag_id) VALUES (?,?)", links)
-        links_total += len(links)
-        conn.commit()
-        print(f"  {start + n:,} videos", flush=True)
-    conn.execute("ANALYZE")
-    conn.commit()
-    conn.close()
-    return {
-        "videos": videos,
-        "video_hashtags": links_total,
-        "hashtags": TAGS,
-        "days": DAYS,
-        "build_s": round(time.perf_counter() - started, 1),
-    }
+GENERATOR = "v2"
 
 
 async def prepare(path: Path, now: datetime) -> dict[str, Any]:
@@ -217,7 +89,7 @@ async def prepare(path: Path, now: datetime) -> dict[str, Any]:
             "rollup_incremental_from_day": incremental["from_day"],
             "digest_refresh_s": round(digest_s, 3),
             "api_key": issued.api_key,
-            "tag": "tag0",  # the most used tag (Zipf rank 1)
+            "tag": hashtag_names()[0].lower(),  # the most used tag (Zipf rank 1)
         }
     finally:
         await db.engine.dispose()
@@ -261,7 +133,7 @@ def main() -> None:
         print(f"building {path} ({args.videos:,} videos, {DAYS} days)…", flush=True)
         partial = path.with_suffix(".building")  # renamed when complete, so a killed build is not reused
         partial.unlink(missing_ok=True)
-        built = {"cached": False, **build_catalog(partial, args.videos, now)}
+        built = {"cached": False, **build_videos(partial, args.videos, now, hooks=False)}
         partial.rename(path)
     prepared = asyncio.run(prepare(path, now))
     print(

@@ -8,8 +8,10 @@ from typing import Any
 import httpx
 import pytest
 import pytest_asyncio
+from sqlalchemy import text
 
 from reelscope.analysis.hooks import HOOK_TYPES
+from reelscope.runtime import Runtime
 from reelscope.worker.engine import JobEngine
 from tests.agent import shared
 from tests.agent.conftest import CreateAgent, creator
@@ -63,6 +65,22 @@ class TestAgentHooks:
         agent = await create_agent(team, **SMALL, data_intelligence_enabled=True)
         response = await client.get(f"/v1/agents/{agent['id']}/hooks", headers=team.headers)
         assert response.status_code == 200 and response.headers["X-Cost"] == "0.00"
+
+    async def test_kept_with_the_analytics_as_read_time_computes_them(
+        self, client: httpx.AsyncClient, create_agent: CreateAgent, team: TeamKey, runtime: Runtime
+    ) -> None:
+        # ADR 0038: each run keeps the hooks and the genre adjacency; an agent whose analytics predate
+        # that has them computed at read time, the same
+        agent = await create_agent(team, **SMALL)
+        paths = (f"/v1/agents/{agent['id']}/hooks?limit=100", f"/v1/agents/{agent['id']}/affinity")
+        kept = [(await client.get(path, headers=team.headers)).json() for path in paths]
+        assert kept[0]["data"] and kept[1]["data"]["video_count"] > 0
+        async with runtime.db.transaction() as session:
+            await session.execute(
+                text("UPDATE agents SET hook_coverage = NULL, affinity = NULL WHERE id = :id"),
+                {"id": agent["id"]},
+            )
+        assert [(await client.get(path, headers=team.headers)).json() for path in paths] == kept
 
     async def test_errors_are_free(
         self, client: httpx.AsyncClient, team: TeamKey, small: dict[str, Any]

@@ -63,6 +63,17 @@ class TestLinks:
         for event in await events(runtime, "tracking.cycle.completed"):
             assert (await client.get(path_of(event["dashboard_url"]))).status_code == 200
 
+    async def test_the_page_is_drawn_again_after_a_cycle(
+        self, client: httpx.AsyncClient, team: TeamKey, jobs: JobEngine, advance: Advance
+    ) -> None:
+        # a page is kept for what it was drawn from (ADR 0038): the same until a cycle adds a snapshot
+        item = await tracked_with_history(client, team, advance)
+        url = path_of(str(item["dashboard_url"]))
+        first = (await client.get(url)).text
+        assert "5 snapshots" in first and (await client.get(url)).text == first
+        await advance(timedelta(days=1))
+        assert "6 snapshots" in (await client.get(url)).text
+
     async def test_the_charting_library_is_served_by_reelscope(self, client: httpx.AsyncClient) -> None:
         response = await client.get(f"/dashboard/assets/{page.BOKEH_JS}")
         assert response.status_code == 200 and "javascript" in response.headers["content-type"]

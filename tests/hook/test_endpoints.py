@@ -359,7 +359,14 @@ class TestTop1000:
 
 
 class TestTimeout:
-    @pytest.mark.parametrize(("path", "params"), [("trending", {}), ("search", {"q": "creatine"})])
+    @pytest.mark.parametrize(
+        ("path", "params"),
+        [
+            ("trending", {}),
+            ("search", {"q": "creatine"}),
+            ("library", {"platform": "tiktok", "min_views": 1}),
+        ],
+    )
     async def test_a_query_running_too_long_is_503_free(
         self,
         client: httpx.AsyncClient,
@@ -479,3 +486,100 @@ class TestLibrary:
         assert sorted(item["hook_type"] for item in spanish) == ["experiment", "mistake_warning"]
         assert_error(await get(client, team, "library", category="knitting"), 400, "validation_error")
         assert_error(await get(client, team, "library", sort="views"), 400, "validation_error")
+
+
+class TestKeptLists:
+    """Types, categories and the library are read from tables ``hook.refresh`` keeps (ADR 0038)."""
+
+    @pytest.mark.parametrize(
+        "params",
+        [
+            {},
+            {"sort": "weighted_score"},
+            {"platform": "tiktok"},
+            {"category": "fitness"},
+            {"language": "es"},
+            {"visual_hook_type": "skit"},
+            {"hook_type": "listicle"},
+            {"platform": "tiktok", "hook_type": "mistake_warning", "sort": "weighted_score"},
+            {"platform": "tiktok", "language": "en"},  # two filters: read from the hooks
+            {"min_views": 1000},
+        ],
+    )
+    async def test_the_library_is_the_aggregate_of_the_hooks(
+        self,
+        client: httpx.AsyncClient,
+        team: TeamKey,
+        catalog: None,
+        runtime: Runtime,
+        params: dict[str, Any],
+    ) -> None:
+        query = hook_service.LibraryQuery(**params)
+        async with runtime.db.transaction(write=False) as session:
+            rows, total = await hook_repository._library_from_hooks(
+                session, hook_service._filters(query), query.sort.value, 100, 0
+            )
+        expected = [(r.text, r.hook_type, r.usage_count, r.max_views, r.platform_count) for r in rows]
+        body = (await get(client, team, "library", limit=100, **params)).json()
+        assert [
+            (h["hook_text"], h["hook_type"], h["usage_count"], h["max_views"], h["platform_count"])
+            for h in body["data"]
+        ] == expected
+        assert body["pagination"]["total"] == total
+
+    async def test_the_lists_follow_the_catalog_after_the_refresh(
+        self,
+        client: httpx.AsyncClient,
+        team: TeamKey,
+        catalog: None,
+        runtime: Runtime,
+        clock: ManualClock,
+    ) -> None:
+        now = clock.now()
+        again = Item("h8", 1, 4000, "3 creatine mistakes everyone makes #fitness", creator=COACH)
+        await ingest(runtime, record(again, now))
+        before = (await get(client, team, "library")).json()["data"][0]
+        assert before["usage_count"] == 2  # until the refresh
+        await hook_service.refresh(runtime.db, now)
+        after = (await get(client, team, "library")).json()["data"][0]
+        assert (after["usage_count"], after["max_views"]) == (3, 4000)
+        listicle = next(
+            row for row in (await get(client, team, "types")).json()["data"] if row["hook_type"] == "listicle"
+        )
+        assert listicle["hook_count"] == 3
+        fitness = (await get(client, team, "categories")).json()["data"][0]
+        assert (fitness["category"], fitness["hook_count"]) == ("fitness", 6)
+
+    @pytest.mark.parametrize("range_rows", [50_000, 1])  # in one range, or one text per range
+    async def test_a_database_without_the_lists_gets_them_built_in_full(
+        self,
+        client: httpx.AsyncClient,
+        team: TeamKey,
+        catalog: None,
+        runtime: Runtime,
+        clock: ManualClock,
+        monkeypatch: pytest.MonkeyPatch,
+        range_rows: int,
+    ) -> None:
+        monkeypatch.setattr(hook_service, "LIBRARY_RANGE", range_rows)
+        expected = (await get(client, team, "library", limit=100)).json()
+        types = (await get(client, team, "types")).json()
+        async with runtime.db.transaction() as session:  # as after the migration that added them
+            for table in ("hook_library", "hook_type_stats", "hook_category_stats"):
+                await session.execute(text(f"DELETE FROM {table}"))
+            await session.execute(text("DELETE FROM read_versions WHERE name = 'hook.lists'"))
+        assert (await get(client, team, "library")).json()["data"] == []
+        await hook_service.refresh(runtime.db, clock.now())  # nothing new in the catalog
+        assert (await get(client, team, "library", limit=100)).json() == expected
+        assert (await get(client, team, "types")).json() == types
+
+    async def test_a_long_library_counts_past_the_page(
+        self, client: httpx.AsyncClient, team: TeamKey, catalog: None, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # §8.3: a hook list's total can be too low; it is counted up to one past the page
+        monkeypatch.setattr(hook_repository, "LIBRARY_MANY", 0)
+        first = (await get(client, team, "library", limit=2)).json()["pagination"]
+        assert (first["total"], first["has_next_page"]) == (3, True)
+        last = (await get(client, team, "library", limit=2, page=5)).json()
+        assert len(last["data"]) == 1 and last["pagination"]["total"] == 9
+        assert last["pagination"]["has_next_page"] is False

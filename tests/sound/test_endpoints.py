@@ -19,7 +19,9 @@ from datetime import timedelta
 
 import httpx
 import pytest
+from sqlalchemy import text
 
+from reelscope.catalog import hooks as catalog_hooks
 from reelscope.catalog import service as catalog_service
 from reelscope.catalog.service import catalog_id
 from reelscope.collectors.base import CreatorRecord, SoundRecord, UsagePoint, VideoRecord
@@ -28,6 +30,8 @@ from reelscope.kit.clock import ManualClock
 from reelscope.kit.platforms import Platform
 from reelscope.main import create_app
 from reelscope.runtime import Runtime, build_runtime
+from reelscope.sound import repository as sound_repository
+from reelscope.sound import service as sound_service
 from tests.catalog_builders import ingest, video
 from tests.conftest import MakeTeam, TeamKey
 from tests.kit.test_errors import assert_error
@@ -101,6 +105,7 @@ async def catalog(runtime: Runtime, clock: ManualClock) -> Catalog:
     # fetched a day after posting or at most now
     records = [replace(r, fetched_at=min(r.published_at + timedelta(days=1), now)) for r in records]
     await ingest(runtime, *records)
+    await sound_service.refresh(runtime.db, now)  # the counts are kept by this job (ADR 0038)
     a_videos = [catalog_id("video", "tiktok", f"a{i}") for i in (4, 3, 2, 1, 0, 5)]
     return Catalog(sound_id(ESPRESSO), sound_id(ORIGINAL), sound_id(LOFI), sound_id(OLD_TUNE), a_videos)
 
@@ -472,3 +477,86 @@ class TestByCreator:
     ) -> None:
         for path in ("/v1/sounds/by-creator/instagram/chef_anna", "/v1/sounds/by-creator/myspace/chef_anna"):
             assert_error(await client.get(path, headers=team.headers), 404, "not_found")
+
+
+class TestKeptCounts:
+    """The counts come from ``sound_stats``, kept by ``sound.refresh`` (ADR 0038): a new video shows in
+    them after the next refresh, which every catalog change and the clock (every 10 minutes) run."""
+
+    async def test_a_new_video_counts_after_the_refresh(
+        self, client: httpx.AsyncClient, team: TeamKey, catalog: Catalog, runtime: Runtime, clock: ManualClock
+    ) -> None:
+        now = clock.now()
+        await ingest(runtime, video("c2", now - timedelta(days=1), platform=Platform.INSTAGRAM, sound=LOFI))
+
+        def counts(response: httpx.Response) -> tuple[int, int]:
+            data = response.json()["data"]
+            return data["video_count"], data["videos_7d"]
+
+        assert counts(await client.get(f"/v1/sounds/{catalog.c}", headers=team.headers)) == (2, 0)
+        await sound_service.refresh(runtime.db, now)
+        assert counts(await client.get(f"/v1/sounds/{catalog.c}", headers=team.headers)) == (3, 1)
+        trending = await client.get(
+            "/v1/sounds/trending", params={"platform": "instagram"}, headers=team.headers
+        )
+        assert trending.json()["data"][0]["videos_7d"] == 1
+
+    async def test_catalog_changes_run_the_refresh(
+        self, client: httpx.AsyncClient, team: TeamKey, catalog: Catalog, runtime: Runtime, clock: ManualClock
+    ) -> None:
+        import reelscope.sound.tasks  # noqa: F401  (registers the refresh, as the worker does)
+
+        now = clock.now()
+        await ingest(runtime, video("d1", now - timedelta(days=2), platform=Platform.YOUTUBE, sound=OLD_TUNE))
+        await catalog_hooks.changed(runtime.db, now)
+        response = await client.get(
+            "/v1/sounds/trending", params={"platform": "youtube"}, headers=team.headers
+        )
+        assert ids(response) == [catalog.d]
+        assert response.json()["data"][0]["video_count"] == 2
+
+    async def test_the_windows_move_with_the_refresh_time(
+        self, client: httpx.AsyncClient, team: TeamKey, catalog: Catalog, runtime: Runtime, clock: ManualClock
+    ) -> None:
+        clock.advance(timedelta(days=3, hours=12))  # A's videos of 5 and 4 days ago: now past 7 days
+        stale = (await client.get(f"/v1/sounds/{catalog.a}", headers=team.headers)).json()["data"]
+        assert stale["videos_7d"] == 5  # as of the last refresh
+        await sound_service.refresh(runtime.db, clock.now())
+        fresh = (await client.get(f"/v1/sounds/{catalog.a}", headers=team.headers)).json()["data"]
+        assert (fresh["videos_7d"], fresh["video_count"]) == (3, 6)
+        breakout = (await client.get("/v1/sounds/breakout", headers=team.headers)).json()["data"]
+        assert breakout[0]["breakout_score"] == round(3 * 3 / 6, 4)
+
+    async def test_a_sound_no_video_uses_any_more_leaves_the_lists(
+        self, client: httpx.AsyncClient, team: TeamKey, catalog: Catalog, runtime: Runtime, clock: ManualClock
+    ) -> None:
+        now = clock.now()
+        async with runtime.db.transaction() as session:  # c0 and c1 no longer carry LOFI
+            for name in ("c0", "c1"):
+                await session.execute(
+                    text("UPDATE videos SET sound_id = NULL WHERE id = :id"),
+                    {"id": catalog_id("video", "instagram", name)},
+                )
+        await sound_service.refresh(runtime.db, now)
+        response = await client.get(
+            "/v1/sounds/trending", params={"platform": "instagram"}, headers=team.headers
+        )
+        assert ids(response) == []
+        data = (await client.get(f"/v1/sounds/{catalog.c}", headers=team.headers)).json()["data"]
+        assert (data["video_count"], data["videos_90d"]) == (0, 0)
+
+
+class TestTotals:
+    async def test_a_long_list_counts_past_the_page_so_paging_never_stops_early(
+        self, client: httpx.AsyncClient, team: TeamKey, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # §8.3: a sound list's total can be too low; here it is counted up to one past the page
+        monkeypatch.setattr(sound_repository, "_MANY", 0)
+        first = await client.get("/v1/sounds/trending", params={"limit": 1}, headers=team.headers)
+        assert ids(first) == [catalog.a]
+        assert first.json()["pagination"]["total"] == 2 and first.json()["pagination"]["has_next_page"]
+        last = await client.get("/v1/sounds/trending", params={"limit": 1, "page": 3}, headers=team.headers)
+        assert ids(last) == [catalog.c]
+        assert last.json()["pagination"]["total"] == 3 and not last.json()["pagination"]["has_next_page"]
+        videos = await client.get(f"/v1/sounds/{catalog.a}/videos", params={"limit": 2}, headers=team.headers)
+        assert videos.json()["pagination"]["total"] == 3

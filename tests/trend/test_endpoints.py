@@ -304,3 +304,37 @@ class TestEmerging:
         assert_error(response, 400, "validation_error")
         ok = await client.get("/v1/trends/emerging", params={"limit": 50}, headers=team.headers)
         assert ok.status_code == 200
+
+
+@pytest.mark.both_databases
+class TestRowsOfAWindow:
+    async def test_each_group_shows_its_top_rows_by_ranking(
+        self, client: httpx.AsyncClient, team: TeamKey, run_trends: RunTrends
+    ) -> None:
+        day = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
+        await run_trends("us", day, ("GlassSkin", 30), ("Koala", 60), ("Matcha", 45))
+        params = {"region": "us", "start_date": "2026-11-20", "end_date": "2026-11-20"}
+        every = (await client.get("/v1/trends", params=params, headers=team.headers)).json()["data"][0][
+            "trends"
+        ]
+        assert [r["ranking"] for r in every] == [1, 2, 3]
+        top = await client.get("/v1/trends", params={**params, "limit": 2}, headers=team.headers)
+        assert top.json()["data"][0]["trends"] == every[:2]
+
+    async def test_exemplars_follow_a_later_run_of_the_day(
+        self, client: httpx.AsyncClient, team: TeamKey, run_trends: RunTrends
+    ) -> None:
+        # a process keeps each row's exemplars for the row's last run and momentum pass (ADR 0038)
+        day = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
+        params = {"region": "us", "start_date": "2026-11-20", "end_date": "2026-11-20", "top_exemplars": 2}
+
+        async def exemplars() -> list[str]:
+            response = await client.get("/v1/trends", params=params, headers=team.headers)
+            return [e["video_id"] for e in response.json()["data"][0]["trends"][0]["top_exemplars"]]
+
+        await run_trends("us", day, ("GlassSkin", 30))
+        first = await exemplars()
+        assert len(first) == 2 and await exemplars() == first
+        await run_trends("us", day + timedelta(hours=6), ("GlassSkin", 40))
+        later = await exemplars()
+        assert len(later) == 2 and set(later).isdisjoint(first)

@@ -1,5 +1,7 @@
 """Genre adjacency and similar creators of an agent (spec §4.4, beta; both free and not paged, §8.3),
-computed at read time from the agent's linked videos by ``analysis.affinity`` and ``analysis.similar``.
+from the agent's linked videos by ``analysis.affinity`` and ``analysis.similar``. The adjacency is kept
+with the agent's analytics (``keep``, after each run: ``agents.affinity``, ADR 0038) and computed at read
+time for an agent whose analytics predate it; similar creators are computed at read time.
 
 A creator is named by its catalog id: the ``creator_id`` of ``/creators/outliers`` rows and the
 ``author_id`` of the agent's videos (ADR 0030). The candidates are the creators of the agent's videos;
@@ -26,7 +28,7 @@ from reelscope.models import Agent
 TIER_RANK = {name: rank for rank, (name, _, _) in enumerate(metrics.TIERS)}
 
 
-async def genres(session: AsyncSession, agent: Agent) -> Affinity:
+async def _adjacency(session: AsyncSession, agent: Agent) -> dict[str, Any]:
     videos = [
         adjacency.GenreVideo(
             id=row.id,
@@ -37,7 +39,17 @@ async def genres(session: AsyncSession, agent: Agent) -> Affinity:
         )
         for row in await repository.genre_inputs(session, agent.id)
     ]
-    return Affinity(**adjacency.adjacency(videos))
+    return adjacency.adjacency(videos)
+
+
+async def keep(session: AsyncSession, agent: Agent) -> None:
+    """The agent's genre adjacency from its linked videos now (with the analytics)."""
+    agent.affinity = await _adjacency(session, agent)
+
+
+async def genres(session: AsyncSession, agent: Agent) -> Affinity:
+    kept, _ = await repository.kept_reads(session, agent.id)
+    return Affinity(**(kept if kept is not None else await _adjacency(session, agent)))
 
 
 async def similar_creators(session: AsyncSession, agent: Agent, creator_id: str) -> SimilarCreators:

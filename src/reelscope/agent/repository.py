@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer, load_only
 
@@ -21,6 +21,7 @@ from reelscope.models import (
     AgentAd,
     AgentCreator,
     AgentHashtag,
+    AgentHook,
     AgentRun,
     AgentSlideshow,
     AgentSound,
@@ -38,10 +39,24 @@ from reelscope.models import (
 RUN_RESOURCE = "agent_run"
 
 
+# what only /affinity and /hooks read (``kept_reads``): not loaded with an agent
+_KEPT_FOR_READS = (defer(Agent.affinity), defer(Agent.hook_coverage))
+
+
 async def get_agent(session: AsyncSession, team_id: str, agent_id: str) -> Agent | None:
     return await session.scalar(
-        select(Agent).where(Agent.id == agent_id, Agent.team_id == team_id, Agent.deleted_at.is_(None))
+        select(Agent)
+        .options(*_KEPT_FOR_READS)
+        .where(Agent.id == agent_id, Agent.team_id == team_id, Agent.deleted_at.is_(None))
     )
+
+
+async def kept_reads(session: AsyncSession, agent_id: str) -> tuple[Any, Any]:
+    """The agent's kept genre adjacency and hook coverage (None when not kept yet)."""
+    row = (
+        await session.execute(select(Agent.affinity, Agent.hook_coverage).where(Agent.id == agent_id))
+    ).one()
+    return row[0], row[1]
 
 
 async def get_agent_any_team(session: AsyncSession, agent_id: str) -> Agent | None:
@@ -53,7 +68,7 @@ async def list_agents(
     session: AsyncSession, team_id: str, *, skip: int, limit: int, recurring: bool | None = None
 ) -> Sequence[Agent]:
     # an agent's benchmarks are served by their own read, not with the agent
-    stmt = select(Agent).options(defer(Agent.benchmarks))
+    stmt = select(Agent).options(defer(Agent.benchmarks), *_KEPT_FOR_READS)
     stmt = stmt.where(Agent.team_id == team_id, Agent.deleted_at.is_(None))
     if recurring is not None:
         stmt = stmt.where(Agent.is_recurring.is_(recurring))
@@ -405,26 +420,30 @@ async def page_outliers(
 async def page_sounds(
     session: AsyncSession, agent_id: str, order: str, skip: int, limit: int
 ) -> tuple[Sequence[Any], int]:
-    stmt = (
+    """A page of the agent's sounds: their ids from ``agent_sounds`` alone in list order (by rising
+    score, a walk of ``ix_agent_sounds_rising``), then the page's rows with their sounds."""
+    column = AgentSound.rising_score if order == "rising" else func.coalesce(AgentSound.growth_7d, -1.0)
+    ids = select(AgentSound.sound_id).where(AgentSound.agent_id == agent_id)
+    total = await _count(session, ids)
+    ordered = ids.order_by(column.desc(), AgentSound.video_count.desc(), AgentSound.sound_id)
+    page = list(await session.scalars(ordered.offset(skip).limit(limit)))
+    if not page:
+        return [], total
+    rows = await session.execute(
         select(AgentSound, Sound)
         .join(Sound, Sound.id == AgentSound.sound_id)
-        .where(AgentSound.agent_id == agent_id)
+        .where(AgentSound.agent_id == agent_id, AgentSound.sound_id.in_(page))
     )
-    column = AgentSound.rising_score if order == "rising" else func.coalesce(AgentSound.growth_7d, -1.0)
-    total = await _count(session, stmt)
-    rows = await session.execute(
-        stmt.order_by(column.desc(), AgentSound.video_count.desc(), AgentSound.sound_id)
-        .offset(skip)
-        .limit(limit)
-    )
-    return rows.all(), total
+    by_id = {stat.sound_id: (stat, sound) for stat, sound in rows}
+    return [by_id[sound_id] for sound_id in page if sound_id in by_id], total
 
 
 async def page_hashtags(
     session: AsyncSession, agent_id: str, skip: int, limit: int
 ) -> tuple[Sequence[AgentHashtag], int]:
+    """A page of the agent's hashtags, most used first: a walk of ``ix_agent_hashtags_order``."""
     stmt = select(AgentHashtag).where(AgentHashtag.agent_id == agent_id)
-    total = await _count(session, stmt)
+    total = await _count(session, select(AgentHashtag.hashtag).where(AgentHashtag.agent_id == agent_id))
     rows = await session.scalars(
         stmt.order_by(AgentHashtag.video_count.desc(), AgentHashtag.total_views.desc(), AgentHashtag.hashtag)
         .offset(skip)
@@ -623,6 +642,28 @@ async def hook_inputs(session: AsyncSession, agent_id: str) -> Sequence[Any]:
         .where(AgentVideo.agent_id == agent_id)
     )
     return rows.all()
+
+
+async def replace_hooks(session: AsyncSession, agent_id: str, rows: Sequence[dict[str, Any]]) -> None:
+    """The agent's ``agent_hooks`` rows, all replaced by ``rows``."""
+    await session.execute(delete(AgentHook).where(AgentHook.agent_id == agent_id))
+    if rows:
+        await session.execute(insert(AgentHook), [{"agent_id": agent_id, **row} for row in rows])
+
+
+_HOOK_COLUMNS = tuple(c for c in AgentHook.__table__.c if c.name != "agent_id")
+
+
+async def page_hooks(
+    session: AsyncSession, agent_id: str, hook_type: str | None, limit: int, offset: int
+) -> Sequence[Any]:
+    """A page of the agent's hooks (of ``hook_type``), views descending then video id: a walk of
+    ``ix_agent_hooks_views`` (``ix_agent_hooks_type_views``)."""
+    stmt = select(*_HOOK_COLUMNS).where(AgentHook.agent_id == agent_id)
+    if hook_type is not None:
+        stmt = stmt.where(AgentHook.hook_type == hook_type)
+    stmt = stmt.order_by(AgentHook.views.desc(), AgentHook.video_id).limit(limit).offset(offset)
+    return [row._mapping for row in await session.execute(stmt)]
 
 
 # --- affinity and similar creators (issue 16) ------------------------------------------------------

@@ -321,18 +321,22 @@ def _bootstrap_trends(
 
 def _prepare_read_path(settings: Settings) -> None:
     """At start: roll hashtag stats up unless a rollup younger than 6 hours exists, and build the
-    digest lists, so the read endpoints answer from precomputed results at once (issue 6)."""
+    digest lists and the sounds' counts, so the read endpoints answer from precomputed results at once
+    (issue 6, ADR 0038)."""
     from reelscope.digest import service as digest_service
     from reelscope.hashtag import service as hashtag_service
+    from reelscope.sound import service as sound_service
 
     clock = SystemClock()
     with _progress() as progress:
-        stage = progress.add_task("Digests and hashtag statistics", total=2)
+        stage = progress.add_task("Digests, hashtag and sound statistics", total=3)
 
         async def work(database: Database) -> None:
             await hashtag_service.rollup_if_stale(database, clock.now())
             progress.update(stage, advance=1)
             await digest_service.refresh(database, clock.now())
+            progress.update(stage, advance=1)
+            await sound_service.refresh(database, clock.now())
             progress.update(stage, advance=1)
 
         _run_admin(settings, work)

@@ -1,8 +1,18 @@
 """``GET /dashboard/{token}``: a tracked item's page, opened by a signed, expiring link without an API key
-(issue 20 item 6; ADR 0023), and the BokehJS file it loads. Plain routes outside the /v1 contract."""
+(issue 20 item 6; ADR 0023), and the BokehJS file it loads. Plain routes outside the /v1 contract.
+
+Drawing the charts costs about half a second of CPU: it runs off the event loop, and the page is kept
+for what it was drawn from (its inputs' hash, ``Runtime.caches``), so opening it again redraws nothing
+until a cycle, a post or an audience snapshot changes them (ADR 0038)."""
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+from functools import partial
+from typing import Any
+
+import orjson
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse
 
@@ -43,8 +53,8 @@ async def get_dashboard(token: str, request: Request) -> HTMLResponse:
                     "confidence_level": latest.confidence_level,
                 }
         issued = links.serializer.loads(token, return_timestamp=True)[1]
-        body = page.render(
-            item={
+        inputs: dict[str, Any] = {
+            "item": {
                 "id": item.id,
                 "kind": item.kind,
                 "platform": item.platform,
@@ -52,12 +62,17 @@ async def get_dashboard(token: str, request: Request) -> HTMLResponse:
                 "title": item.title,
                 "status": item.status,
             },
-            snapshots=data.snapshots,
-            outliers=[post.model_dump() for post in data.outliers],
-            by_weekday=data.cadence.by_weekday,
-            audience=audience,
-            expires_at=as_utc(issued) + links.lifetime,
-        )
+            "snapshots": data.snapshots,
+            "outliers": [post.model_dump() for post in data.outliers],
+            "by_weekday": data.cadence.by_weekday,
+            "audience": audience,
+            "expires_at": as_utc(issued) + links.lifetime,
+        }
+    drawn_from = hashlib.sha256(orjson.dumps(inputs, option=orjson.OPT_NON_STR_KEYS)).hexdigest()
+    found, body = runtime.caches.lookup(("dashboard", item.id), drawn_from)
+    if not found:
+        body = await asyncio.to_thread(partial(page.render, **inputs))
+        runtime.caches.keep(("dashboard", item.id), drawn_from, body)
     return HTMLResponse(
         body, headers={"Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer"}
     )

@@ -1,7 +1,7 @@
 """/v1/hooks (spec §4.7, §8.3): the hooks of the catalog's videos, their types and categories.
 
-Trending and search serve the top 1,000 results (a page beyond is a 400) and answer 503
-``service_unavailable`` when the query runs too long; neither is charged (errors never are).
+Trending and search serve the top 1,000 results (a page beyond is a 400); trending, search and the
+library answer 503 ``service_unavailable`` when the query runs too long; none of these is charged.
 """
 
 from __future__ import annotations
@@ -62,8 +62,9 @@ async def search_hooks(query: Annotated[SearchQuery, Query()], session: SessionD
     return await hook_service.search(session, query)
 
 
-@router.get("/library", responses=errors(400))
+@router.get("/library", responses=errors(400, 503))
 async def get_hook_library(query: Annotated[LibraryQuery, Query()], session: SessionDep) -> Page[LibraryHook]:
     """Distinct hooks (one per wording and type) with how many catalog videos use them, by
-    `usage_count` (default) or best `weighted_score`, with the trending filters."""
+    `usage_count` (default) or best `weighted_score`, with the trending filters. With two of platform,
+    category, language and visual_hook_type, or min_views, a query that runs too long is a 503."""
     return await hook_service.library(session, query)

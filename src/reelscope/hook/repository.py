@@ -15,13 +15,26 @@ from datetime import datetime
 from time import monotonic
 from typing import Any
 
-from sqlalchemy import Select, and_, bindparam, cast, func, literal_column, select, text
+from sqlalchemy import (
+    Select,
+    and_,
+    bindparam,
+    cast,
+    delete,
+    func,
+    insert,
+    literal,
+    literal_column,
+    select,
+    text,
+    true,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
-from reelscope.models import Hook, Video
+from reelscope.models import Hook, HookCategoryStats, HookLibrary, HookTypeStats, ReadVersion, Video
 from reelscope.models.fulltext import HOOK_PAIRS_TSVECTOR, HOOK_TSVECTOR, POSTGRESQL_SEARCH_SETTINGS
 from reelscope.models.hooks import UNSCORED
 
@@ -117,7 +130,9 @@ async def creator_views(session: AsyncSession, creator_ids: Sequence[str]) -> Se
 
 
 async def creator_hooks(session: AsyncSession, creator_ids: Sequence[str]) -> Sequence[Any]:
-    stmt = select(Hook.seq, Hook.creator_id, Hook.views).where(Hook.creator_id.in_(creator_ids))
+    stmt = select(Hook.seq, Hook.creator_id, Hook.views, Hook.text_key).where(
+        Hook.creator_id.in_(creator_ids)
+    )
     return (await session.execute(stmt)).all()
 
 
@@ -161,6 +176,148 @@ async def recount_usage(session: AsyncSession, text_keys: Sequence[str]) -> None
             )
 
 
+# --- keeping what the lists read (ADR 0038) -----------------------------------------------------------
+
+# the filters of the library with a scope of their own in hook_library, and how a scope is named
+LIBRARY_FACETS = ("platform", "category", "language", "visual_hook_type")
+ALL = "all"
+# read_versions row: the library and the types' and categories' figures have been built (absent: a
+# database from before them, whose first refresh builds them in full)
+LISTS_BUILT = "hook.lists"
+
+
+def library_scope(facet: str, value: str) -> str:
+    return f"{facet}:{value}"
+
+
+def _library_selects(where: ColumnElement[bool]) -> list[Select[Any]]:
+    """One INSERT ... SELECT source per scope: the hooks ``where`` holds, grouped by words and type (and
+    the scope's value)."""
+    best = func.max(Hook.weighted_score)
+    aggregates = (
+        Hook.text_key,
+        Hook.hook_type,
+        func.min(Hook.text),
+        func.count(),
+        best,
+        func.coalesce(best, UNSCORED),
+        func.max(Hook.views),
+        func.count(func.distinct(Hook.platform)),
+    )
+    selects = []
+    for facet in (None, *LIBRARY_FACETS):
+        column = getattr(Hook, facet) if facet else None
+        scope = literal(ALL) if column is None else literal(f"{facet}:") + column
+        stmt = select(scope, *aggregates).where(where)
+        if column is not None:
+            stmt = stmt.where(column.is_not(None))
+        group = (Hook.text_key, Hook.hook_type) if column is None else (column, Hook.text_key, Hook.hook_type)
+        selects.append(stmt.group_by(*group))
+    return selects
+
+
+_LIBRARY_COLUMNS = (
+    "scope",
+    "text_key",
+    "hook_type",
+    "text",
+    "usage_count",
+    "best_weighted_score",
+    "best_rank",
+    "max_views",
+    "platform_count",
+)
+
+
+# PostgreSQL: the transactions that write hook_library take this lock first, so two refreshes (the
+# periodic one, one after a catalog change) never interleave a delete and its inserts (duplicate keys)
+_LIBRARY_LOCK = 330_038  # issue 33, ADR 0038
+
+
+async def _hold_library(session: AsyncSession) -> None:
+    if session.get_bind().dialect.name == "postgresql":  # SQLite's writers are one at a time already
+        await session.execute(select(func.pg_advisory_xact_lock(_LIBRARY_LOCK)))
+
+
+async def _insert_library(session: AsyncSession, where: ColumnElement[bool]) -> None:
+    await _hold_library(session)
+    for source in _library_selects(where):
+        await session.execute(insert(HookLibrary).from_select(list(_LIBRARY_COLUMNS), source))
+
+
+async def rebuild_library(session: AsyncSession, keys: Sequence[str]) -> None:
+    """The library's rows of the hooks with ``keys`` (their words), again from the hooks."""
+    unique = sorted(set(keys))
+    await _hold_library(session)
+    for start in range(0, len(unique), 500):
+        chunk = unique[start : start + 500]
+        await session.execute(delete(HookLibrary).where(HookLibrary.text_key.in_(chunk)))
+        await _insert_library(session, Hook.text_key.in_(chunk))
+
+
+async def clear_library(session: AsyncSession) -> None:
+    await _hold_library(session)
+    await session.execute(delete(HookLibrary))
+
+
+async def library_range_end(session: AsyncSession, start: str | None, rows: int) -> str | None:
+    """Where a range of about ``rows`` hooks from ``start`` (their ``text_key`` order) ends: the first
+    key after it, beyond ``start``; None when the range reaches the last hook."""
+    stmt = select(Hook.text_key)
+    if start is not None:
+        stmt = stmt.where(Hook.text_key >= start)
+    end = (await session.execute(stmt.order_by(Hook.text_key).offset(rows).limit(1))).scalar_one_or_none()
+    if end is not None and end == start:  # a text shared by more hooks than a range: the next text
+        following = select(func.min(Hook.text_key)).where(Hook.text_key > start)
+        end = (await session.execute(following)).scalar_one_or_none()
+    return end
+
+
+async def build_library_range(session: AsyncSession, start: str | None, end: str | None) -> None:
+    """The library's rows of the hooks whose ``text_key`` is in [start, end) (None: unbounded), into an
+    empty range of the library (its first build)."""
+    conditions = []
+    if start is not None:
+        conditions.append(Hook.text_key >= start)
+    if end is not None:
+        conditions.append(Hook.text_key < end)
+    await _insert_library(session, and_(*conditions) if conditions else true())
+
+
+async def type_scores(session: AsyncSession) -> Sequence[Any]:
+    """Per hook: its type, score and ratio (the types' counts and medians)."""
+    stmt = select(Hook.hook_type, Hook.weighted_score, Hook.outlier_ratio)
+    return (await session.execute(stmt)).all()
+
+
+async def category_counts(session: AsyncSession) -> dict[str, int]:
+    stmt = select(Hook.category, func.count()).where(Hook.category.is_not(None)).group_by(Hook.category)
+    return {str(category): int(count) for category, count in (await session.execute(stmt)).all()}
+
+
+async def write_list_figures(
+    session: AsyncSession, types: list[dict[str, Any]], categories: list[dict[str, Any]], at: datetime
+) -> None:
+    """Replace the types' and categories' rows, and mark the lists built."""
+    await session.execute(delete(HookTypeStats))
+    await session.execute(delete(HookCategoryStats))
+    if types:
+        await session.execute(insert(HookTypeStats), types)
+    if categories:
+        await session.execute(insert(HookCategoryStats), categories)
+    existing = await session.get(ReadVersion, LISTS_BUILT)
+    if existing is None:
+        session.add(ReadVersion(name=LISTS_BUILT, version="built", updated_at=at))
+    else:
+        existing.updated_at = at
+    await session.flush()
+
+
+async def lists_built(session: AsyncSession) -> bool:
+    found = await session.execute(select(ReadVersion.name).where(ReadVersion.name == LISTS_BUILT))
+    return found.first() is not None
+
+
 # --- reading --------------------------------------------------------------------------------------------
 
 _OUT = (
@@ -185,15 +342,13 @@ _OUT = (
 _BEST = (Hook.rank_score.desc(), Hook.seq.desc())
 
 
-async def type_scores(session: AsyncSession) -> Sequence[Any]:
-    """Per hook type: how many hooks, and each scored hook's score and ratio (for medians)."""
-    stmt = select(Hook.hook_type, Hook.weighted_score, Hook.outlier_ratio)
-    return (await session.execute(stmt)).all()
+async def type_rows(session: AsyncSession) -> dict[str, HookTypeStats]:
+    return {row.hook_type: row for row in (await session.execute(select(HookTypeStats))).scalars()}
 
 
-async def category_counts(session: AsyncSession) -> dict[str, int]:
-    stmt = select(Hook.category, func.count()).where(Hook.category.is_not(None)).group_by(Hook.category)
-    return {str(category): int(count) for category, count in (await session.execute(stmt)).all()}
+async def category_rows(session: AsyncSession) -> dict[str, int]:
+    rows = await session.execute(select(HookCategoryStats.category, HookCategoryStats.hook_count))
+    return {str(category): int(count) for category, count in rows.all()}
 
 
 def _conditions(filters: dict[str, Any]) -> list[ColumnElement[bool]]:
@@ -343,11 +498,61 @@ async def search(
     return found, kinds, total
 
 
+# a library list's total counts its rows up to this many, or to one past the page asked for if that is
+# further: exact below it; at or above it a lower bound that always exceeds the page's end, so a client
+# paging until has_next_page is false never stops early (§8.3: a hook list's "total can be too low";
+# ADR 0038). Counting them all is counting the catalog's distinct hooks.
+LIBRARY_MANY = 5000
+
+
+def library_scope_of(filters: dict[str, Any]) -> str | None:
+    """The hook_library scope that answers a list with these filters: ``all``, or the one filter of
+    ``LIBRARY_FACETS`` it has; None when it has two of them or ``min_views`` (read from the hooks)."""
+    given = [(facet, filters[facet]) for facet in LIBRARY_FACETS if filters.get(facet) is not None]
+    if filters.get("min_views") is not None or len(given) > 1:
+        return None
+    return library_scope(*given[0]) if given else ALL
+
+
 async def library(
     session: AsyncSession, filters: dict[str, Any], sort: str, limit: int, offset: int
 ) -> tuple[Sequence[Any], int]:
     """Distinct hooks (one per text and type) with how many catalog videos use them, their best
-    weighted score and the text of the best-scored one."""
+    weighted score and the text of the best-scored one: from ``hook_library`` for the filters that have
+    a scope there (a walk of one index), else aggregated from the hooks that match."""
+    scope = library_scope_of(filters)
+    if scope is None:
+        return await _library_from_hooks(session, filters, sort, limit, offset)
+    conditions = [HookLibrary.scope == scope]
+    if filters.get("hook_type") is not None:
+        conditions.append(HookLibrary.hook_type == filters["hook_type"])
+    if sort == "weighted_score":
+        order: list[Any] = [HookLibrary.best_rank.desc(), HookLibrary.usage_count.desc()]
+    else:
+        order = [HookLibrary.usage_count.desc(), HookLibrary.best_rank.desc()]
+    stmt = select(
+        HookLibrary.text,
+        HookLibrary.text_key,
+        HookLibrary.hook_type,
+        HookLibrary.usage_count,
+        HookLibrary.best_weighted_score,
+        HookLibrary.max_views,
+        HookLibrary.platform_count,
+    ).where(*conditions)
+    rows = (
+        await session.execute(
+            stmt.order_by(*order, HookLibrary.text_key, HookLibrary.hook_type).limit(limit).offset(offset)
+        )
+    ).all()
+    counted = select(literal(1)).select_from(HookLibrary).where(*conditions)
+    capped = counted.limit(max(LIBRARY_MANY, offset + limit + 1)).subquery()
+    total = (await session.execute(select(func.count()).select_from(capped))).scalar_one()
+    return rows, int(total)
+
+
+async def _library_from_hooks(
+    session: AsyncSession, filters: dict[str, Any], sort: str, limit: int, offset: int
+) -> tuple[Sequence[Any], int]:
     best = func.max(Hook.weighted_score)
     stmt = _filtered(
         select(

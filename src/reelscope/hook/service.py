@@ -3,8 +3,10 @@ scored against its creator's norm (analysis/outliers.py), and the lists over the
 
 The ``hooks`` table is derived from ``videos`` by ``refresh``: rows for videos that have none yet (the
 backfill is the same call) and for videos whose views moved; then the creators' medians, so the weighted
-scores, of those videos, and the ``usage_count`` of the texts touched. It runs after every catalog
-change (hook/tasks.py) and every 10 minutes.
+scores, of those videos, and the ``usage_count`` of the texts touched. The same refresh keeps what the
+lists read (ADR 0038): the library's rows of every text it touched (``hook_library``), and, when it
+changed anything, the types' and categories' figures; so those lists lag the catalog by at most one
+refresh. It runs after every catalog change (hook/tasks.py) and every 10 minutes.
 
 * ``usage_count``: catalog videos whose hook has the same words (analysis/hooks.normalize).
 * ``weighted_score``: ln(views / creator median) x ln(creator median) of the video (null when the
@@ -47,6 +49,8 @@ from reelscope.models.hooks import UNSCORED
 log = get_logger(__name__)
 
 BATCH = 2000
+# the library's first build writes it one range of about this many hooks per transaction
+LIBRARY_RANGE = 50_000
 # a trending or search query that takes longer is stopped: 503, not charged (§4.7)
 QUERY_TIME_LIMIT_MS = 3000
 MATCH_TYPES = ("exact", "contains", "similar")
@@ -84,24 +88,32 @@ def hook_row(video: Any, now: datetime) -> dict[str, Any] | None:
     }
 
 
-async def _rescore(session: AsyncSession, creator_ids: Sequence[str]) -> None:
-    """The weighted scores of every hook of ``creator_ids`` against their current medians."""
+async def _rescore(session: AsyncSession, creator_ids: Sequence[str]) -> set[str]:
+    """The weighted scores of every hook of ``creator_ids`` against their current medians; the texts
+    (``text_key``) of those hooks."""
     views: dict[str, list[int]] = defaultdict(list)
     for creator_id, count in await repository.creator_views(session, creator_ids):
         views[creator_id].append(count)
     medians = {c: outliers.median_views(v) for c, v in views.items()}
     scores = []
-    for seq, creator_id, count in await repository.creator_hooks(session, creator_ids):
+    keys = set()
+    for seq, creator_id, count, text_key in await repository.creator_hooks(session, creator_ids):
         median = medians.get(creator_id)
         found = outliers.score("", count, median) if median is not None else None
         ratio = round(found.outlier_ratio, 6) if found else None
         weighted = round(found.weighted_score, 6) if found else None
         scores.append({"s": seq, "r": ratio, "w": weighted})
+        keys.add(text_key)
     await repository.set_scores(session, scores)
+    return keys
 
 
 async def refresh(db: Database, now: datetime) -> dict[str, int]:
-    """Bring the hooks table up to the catalog, one batch of videos per transaction."""
+    """Bring the hooks table up to the catalog, one batch of videos per transaction, with the library
+    rows of the texts each batch touched; then, if anything changed, the types' and categories'
+    figures. A database whose lists were never built gets them in full."""
+    async with db.transaction(write=False) as session:
+        built = await repository.lists_built(session)
     made = skipped = 0
     seen_without_hook: set[str] = set()
     while True:
@@ -122,37 +134,85 @@ async def refresh(db: Database, now: datetime) -> dict[str, int]:
                 else:
                     rows.append(row)
             await repository.upsert_hooks(session, rows)
-            creators = sorted({r["creator_id"] for r in rows if r["creator_id"] is not None})
-            for start in range(0, len(creators), 500):
-                await _rescore(session, creators[start : start + 500])
             keys = {r["text_key"] for r in rows} | {v.old_text_key for v in videos if v.old_text_key}
+            creators = sorted({r["creator_id"] for r in rows if r["creator_id"] is not None})
+            rescored: set[str] = set()
+            for start in range(0, len(creators), 500):
+                rescored |= await _rescore(session, creators[start : start + 500])
             await repository.recount_usage(session, sorted(keys))
+            if built:  # else the whole library is built below
+                await repository.rebuild_library(session, sorted(keys | rescored))
             made += len(rows)
         if len(videos) < BATCH:
             break
+    if made or not built:
+        await _refresh_list_figures(db, now, full_library=not built)
     log.info("hooks.refreshed", hooks=made, without_hook=skipped)
     return {"hooks": made, "without_hook": skipped}
+
+
+def _type_figures(scored: Sequence[Any]) -> list[dict[str, Any]]:
+    """Each type's row of GET /v1/hooks/types from every hook's (type, weighted score, ratio)."""
+    scores: dict[str, list[float]] = defaultdict(list)
+    strong: dict[str, int] = defaultdict(int)
+    counts: dict[str, int] = defaultdict(int)
+    for hook_type, weighted, ratio in scored:
+        counts[hook_type] += 1
+        if weighted is not None:
+            scores[hook_type].append(weighted)
+            strong[hook_type] += ratio is not None and ratio >= outliers.OUTLIER_AT
+    return [
+        {
+            "hook_type": name,
+            "hook_count": counts[name],
+            "median_weighted_score": round(statistics.median(scores[name]), 4) if scores[name] else None,
+            "strong_hit_rate": round(strong[name] / len(scores[name]), 4) if scores[name] else None,
+        }
+        for name in analysis.HOOK_TYPES
+    ]
+
+
+async def _build_library(db: Database) -> None:
+    """The whole library, one range of about ``LIBRARY_RANGE`` hooks (by text) per transaction, so no
+    write waits long behind it (the first build at 1M hooks takes minutes). Until it ends the library
+    lists only the ranges built."""
+    async with db.transaction() as session:
+        await repository.clear_library(session)
+    start: str | None = None
+    while True:
+        async with db.transaction() as session:
+            end = await repository.library_range_end(session, start, LIBRARY_RANGE)
+            await repository.build_library_range(session, start, end)
+        if end is None:
+            break
+        start = end
+
+
+async def _refresh_list_figures(db: Database, now: datetime, *, full_library: bool) -> None:
+    """The types' and categories' figures from every hook (read first, written in a short transaction);
+    with ``full_library``, the whole library first (its first build)."""
+    if full_library:
+        await _build_library(db)
+    async with db.transaction(write=False) as session:
+        types = _type_figures(await repository.type_scores(session))
+        counts = await repository.category_counts(session)
+    categories = [{"category": c, "hook_count": counts.get(c, 0)} for c in analysis.CATEGORIES]
+    async with db.transaction() as session:
+        await repository.write_list_figures(session, types, categories, now)
 
 
 # --- reading --------------------------------------------------------------------------------------------
 
 
 async def types(session: AsyncSession, query: TypesQuery) -> HookTypes:
-    scores: dict[str, list[float]] = defaultdict(list)
-    strong: dict[str, int] = defaultdict(int)
-    counts: dict[str, int] = defaultdict(int)
-    for hook_type, weighted, ratio in await repository.type_scores(session):
-        counts[hook_type] += 1
-        if weighted is not None:
-            scores[hook_type].append(weighted)
-            strong[hook_type] += ratio is not None and ratio >= outliers.OUTLIER_AT
+    kept = await repository.type_rows(session)
     rows = [
         HookTypeOut(
             hook_type=name,
             description=analysis.DESCRIPTIONS[name],
-            hook_count=counts[name],
-            median_weighted_score=round(statistics.median(scores[name]), 4) if scores[name] else None,
-            strong_hit_rate=round(strong[name] / len(scores[name]), 4) if scores[name] else None,
+            hook_count=kept[name].hook_count if name in kept else 0,
+            median_weighted_score=kept[name].median_weighted_score if name in kept else None,
+            strong_hit_rate=kept[name].strong_hit_rate if name in kept else None,
         )
         for name in analysis.HOOK_TYPES
     ]
@@ -162,7 +222,7 @@ async def types(session: AsyncSession, query: TypesQuery) -> HookTypes:
 
 
 async def categories(session: AsyncSession) -> list[CategoryOut]:
-    counts = await repository.category_counts(session)
+    counts = await repository.category_rows(session)
     rows = [CategoryOut(category=c, hook_count=counts.get(c, 0)) for c in analysis.CATEGORIES]
     return sorted(rows, key=lambda r: -r.hook_count)
 
@@ -235,7 +295,15 @@ async def search(session: AsyncSession, query: SearchQuery) -> Page[HookMatch]:
 
 async def library(session: AsyncSession, query: LibraryQuery) -> Page[LibraryHook]:
     filters = _filters(query)
-    rows, total = await repository.library(session, filters, query.sort.value, query.limit, query.offset)
+    try:
+        # kept rows answer at most one filter of platform/category/language/visual_hook_type; the rest
+        # aggregate the hooks that match, which is stopped as trending and search are (ADR 0038)
+        async with repository.time_limit(session, QUERY_TIME_LIMIT_MS):
+            rows, total = await repository.library(
+                session, filters, query.sort.value, query.limit, query.offset
+            )
+    except repository.QueryTooLong as exc:
+        raise ServiceUnavailable("The query took too long; narrow it or retry later") from exc
     data = [
         LibraryHook(
             hook_text=r.text,

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import defer
 
 from reelscope.models import Job, LookupBatch, LookupRun
 
@@ -56,13 +57,15 @@ async def run_for_update(session: AsyncSession, run_id: str) -> LookupRun | None
 async def runs(
     session: AsyncSession, team_id: str, *, type: str | None, offset: int, limit: int
 ) -> tuple[Sequence[LookupRun], int]:
-    """A page of the team's runs, newest first, and how many there are."""
+    """A page of the team's runs, newest first, and how many there are; without their results (a
+    summary shows none, and they are most of a run's bytes)."""
     where = [LookupRun.team_id == team_id]
     if type is not None:
         where.append(LookupRun.type == type)
     total = await session.scalar(select(func.count()).select_from(LookupRun).where(*where))
     page = await session.execute(
         select(LookupRun)
+        .options(defer(LookupRun.result, raiseload=True))
         .where(*where)
         .order_by(LookupRun.created_at.desc(), LookupRun.id.desc())
         .offset(offset)

@@ -15,6 +15,7 @@ from reelscope.models.agent import AgentChange as AgentChange
 from reelscope.models.agent import AgentCreator as AgentCreator
 from reelscope.models.agent import AgentEvent as AgentEvent
 from reelscope.models.agent import AgentHashtag as AgentHashtag
+from reelscope.models.agent import AgentHook as AgentHook
 from reelscope.models.agent import AgentRun as AgentRun
 from reelscope.models.agent import AgentSlideshow as AgentSlideshow
 from reelscope.models.agent import AgentSound as AgentSound
@@ -36,6 +37,9 @@ from reelscope.models.collectors import CollectorSource as CollectorSource
 from reelscope.models.events import OutboxCursor as OutboxCursor
 from reelscope.models.events import OutboxEvent as OutboxEvent
 from reelscope.models.hooks import Hook as Hook
+from reelscope.models.hooks import HookCategoryStats as HookCategoryStats
+from reelscope.models.hooks import HookLibrary as HookLibrary
+from reelscope.models.hooks import HookTypeStats as HookTypeStats
 from reelscope.models.idempotency import IdempotencyRecord as IdempotencyRecord
 from reelscope.models.jobs import Job as Job
 from reelscope.models.jobs import Schedule as Schedule
@@ -45,6 +49,7 @@ from reelscope.models.read_path import DigestList as DigestList
 from reelscope.models.read_path import HashtagDaily as HashtagDaily
 from reelscope.models.read_path import ReadVersion as ReadVersion
 from reelscope.models.sounds import SoundResolution as SoundResolution
+from reelscope.models.sounds import SoundStats as SoundStats
 from reelscope.models.tracking import TrackedItem as TrackedItem
 from reelscope.models.tracking import TrackedPost as TrackedPost
 from reelscope.models.tracking import TrackingSnapshotRow as TrackingSnapshotRow

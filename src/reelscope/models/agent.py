@@ -66,6 +66,10 @@ class Agent(Base):
     analysis_data: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # follower-tier norms over every linked video, recomputed by each run (§4.4 benchmarks)
     benchmarks: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # what GET /affinity and /hooks read, recomputed with the analytics (agent_hooks holds the hooks'
+    # rows); null until the first recomputation since they were kept (ADR 0038): read time computes them
+    affinity: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    hook_coverage: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
     deleted_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
@@ -222,6 +226,52 @@ class AgentHashtag(Base):
     videos_prev_7d: Mapped[int] = mapped_column(Integer)
     growth_7d: Mapped[float | None] = mapped_column(Float)
     top_creators: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+
+
+# the agent's sounds by rising score and its hashtags by use, each list one index walk (ADR 0038)
+Index(
+    "ix_agent_sounds_rising",
+    AgentSound.agent_id,
+    AgentSound.rising_score.desc(),
+    AgentSound.video_count.desc(),
+    AgentSound.sound_id,
+)
+Index(
+    "ix_agent_hashtags_order",
+    AgentHashtag.agent_id,
+    AgentHashtag.video_count.desc(),
+    AgentHashtag.total_views.desc(),
+    AgentHashtag.hashtag,
+)
+
+
+class AgentHook(Base):
+    """One linked video's hook (§4.4 ``/hooks``), kept with the agent's analytics (ADR 0038): a page is
+    a walk of an index in the list's order (views descending, then video id)."""
+
+    __tablename__ = "agent_hooks"
+
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"), primary_key=True)
+    video_id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    platform: Mapped[str] = mapped_column(String(16))
+    url: Mapped[str] = mapped_column(Text)
+    hook_text: Mapped[str] = mapped_column(Text)
+    source: Mapped[str] = mapped_column(String(16))
+    hook_type: Mapped[str] = mapped_column(String(32))
+    matched_cue: Mapped[str | None] = mapped_column(Text)
+    visual_hook_type: Mapped[str | None] = mapped_column(String(32))
+    views: Mapped[int] = mapped_column(BigInteger)
+    published_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+Index("ix_agent_hooks_views", AgentHook.agent_id, AgentHook.views.desc(), AgentHook.video_id)
+Index(
+    "ix_agent_hooks_type_views",
+    AgentHook.agent_id,
+    AgentHook.hook_type,
+    AgentHook.views.desc(),
+    AgentHook.video_id,
+)
 
 
 class AgentTrend(Base):

@@ -92,8 +92,8 @@ class Video(Base):
         UniqueConstraint("platform", "external_id"),
         Index("ix_videos_platform_published_at", "platform", "published_at"),
         Index("ix_videos_published_at", "published_at"),
-        Index("ix_videos_creator_id", "creator_id"),
-        Index("ix_videos_sound_id", "sound_id"),
+        # a creator's sounds from the index alone (sound by-creator, ADR 0038)
+        Index("ix_videos_creator_sound", "creator_id", "sound_id"),
     )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
@@ -134,6 +134,11 @@ class Video(Base):
     # the trend region whose feed carried the video (``reelscope ingest --region``, or the record's own);
     # trend runs of that region read it first (ADR 0026)
     feed_region: Mapped[str | None] = mapped_column(String(16))
+
+
+# a sound's videos most viewed first (ties by id), and its counts by posting time, from the index alone
+# (GET /v1/sounds/{id}/videos; sound.refresh): ADR 0038
+Index("ix_videos_sound_views", Video.sound_id, Video.views.desc(), Video.id, Video.published_at)
 
 
 class Hashtag(Base):

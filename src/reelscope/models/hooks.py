@@ -61,3 +61,66 @@ class Hook(Base):
     # catalog videos whose hook has the same text_key
     usage_count: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+# --- what the lists read, kept by hook.refresh (ADR 0038) ---------------------------------------------
+
+
+class HookTypeStats(Base):
+    """One row of ``GET /v1/hooks/types`` (each of the 17 types, none counted included)."""
+
+    __tablename__ = "hook_type_stats"
+
+    hook_type: Mapped[str] = mapped_column(String(32), primary_key=True)
+    hook_count: Mapped[int] = mapped_column(Integer)
+    median_weighted_score: Mapped[float | None] = mapped_column(Float)
+    strong_hit_rate: Mapped[float | None] = mapped_column(Float)
+
+
+class HookCategoryStats(Base):
+    """One row of ``GET /v1/hooks/categories`` (each category of the vocabulary)."""
+
+    __tablename__ = "hook_category_stats"
+
+    category: Mapped[str] = mapped_column(String(32), primary_key=True)
+    hook_count: Mapped[int] = mapped_column(Integer)
+
+
+class HookLibrary(Base):
+    """One distinct hook (its words and type) of ``GET /v1/hooks/library`` within a ``scope``: ``all``
+    the hooks, or those of one value of one filter (``platform:tiktok``, ``category:food``,
+    ``language:es``, ``visual_hook_type:skit``), so a list with at most one of those filters (and any
+    ``hook_type``) is a walk of one index in its order. ``best_rank`` is the best weighted score, or
+    ``UNSCORED`` without one (last)."""
+
+    __tablename__ = "hook_library"
+    __table_args__ = {"sqlite_with_rowid": False}
+
+    scope: Mapped[str] = mapped_column(String(64), primary_key=True)
+    text_key: Mapped[str] = mapped_column(Text, primary_key=True)
+    hook_type: Mapped[str] = mapped_column(String(32), primary_key=True)
+    text: Mapped[str] = mapped_column(Text)
+    usage_count: Mapped[int] = mapped_column(Integer)
+    best_weighted_score: Mapped[float | None] = mapped_column(Float)
+    best_rank: Mapped[float] = mapped_column(Float)
+    max_views: Mapped[int] = mapped_column(BigInteger)
+    platform_count: Mapped[int] = mapped_column(Integer)
+
+
+# the library's two orders (ties by words, then type), hook_type carried for its filter
+Index(
+    "ix_hook_library_usage",
+    HookLibrary.scope,
+    HookLibrary.usage_count.desc(),
+    HookLibrary.best_rank.desc(),
+    HookLibrary.text_key,
+    HookLibrary.hook_type,
+)
+Index(
+    "ix_hook_library_best",
+    HookLibrary.scope,
+    HookLibrary.best_rank.desc(),
+    HookLibrary.usage_count.desc(),
+    HookLibrary.text_key,
+    HookLibrary.hook_type,
+)

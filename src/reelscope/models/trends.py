@@ -75,10 +75,12 @@ class TrendRanking(Base):
     __table_args__ = (
         UniqueConstraint("group_id", "trend_id"),
         Index("ix_trend_rankings_region_status", "region", "momentum_status"),
+        # a group's top rows, by ranking (GET /v1/trends reads ranking <= limit, ADR 0038)
+        Index("ix_trend_rankings_group_ranking", "group_id", "ranking"),
     )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
-    group_id: Mapped[str] = mapped_column(ForeignKey("trend_groups.id", ondelete="CASCADE"), index=True)
+    group_id: Mapped[str] = mapped_column(ForeignKey("trend_groups.id", ondelete="CASCADE"))
     trend_id: Mapped[str] = mapped_column(ForeignKey("trends.id", ondelete="CASCADE"), index=True)
     region: Mapped[str] = mapped_column(String(16))
     ranking: Mapped[int] = mapped_column(Integer)

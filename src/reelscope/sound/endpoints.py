@@ -1,4 +1,5 @@
-"""/v1/sounds (spec §2.2, §4.7): the sound catalogue over the catalog's own sounds and videos.
+"""/v1/sounds (spec §2.2, §4.7): the sound catalogue over the catalog's own sounds and videos; the
+counts of each sound's videos as of the last ``sound.refresh`` (ADR 0038).
 
 The fixed paths (search, trending, breakout, by-creator) are declared before ``/{sound_id}``, which
 would otherwise take them (tests/test_routing.py).
@@ -32,30 +33,28 @@ router = v1_router(prefix="/sounds", tags=["sounds"])
 
 
 @router.get("/search", responses=errors(400))
-async def search_sounds(
-    query: Annotated[SearchQuery, Query()], session: SessionDep, clock: ClockDep
-) -> Page[SoundOut]:
+async def search_sounds(query: Annotated[SearchQuery, Query()], session: SessionDep) -> Page[SoundOut]:
     """Sounds whose title, artist (owner nickname) or owner handle contains `q`, case-insensitive; the
     most used on their platform first."""
-    return await sound_service.search(session, query, clock.now())
+    return await sound_service.search(session, query)
 
 
 @router.get("/trending", responses=errors(400))
 async def list_trending_sounds(
-    query: Annotated[TrendingQuery, Query()], session: SessionDep, clock: ClockDep
+    query: Annotated[TrendingQuery, Query()], session: SessionDep
 ) -> Page[SoundOut]:
     """Sounds used by catalog videos posted in the last 30 days, by `sort` descending: `videos_7d`
     (default), `videos_30d`, `usage_count` (the platform's count) or `video_count`."""
-    return await sound_service.trending(session, query, clock.now())
+    return await sound_service.trending(session, query)
 
 
 @router.get("/breakout", responses=errors(400))
 async def list_breakout_sounds(
-    query: Annotated[BreakoutQuery, Query()], session: SessionDep, clock: ClockDep
+    query: Annotated[BreakoutQuery, Query()], session: SessionDep
 ) -> Page[BreakoutSoundOut]:
     """Sounds taking off: at least `min_recent` catalog videos in 7 days and `min_baseline` in 90, by
     `breakout_score` = videos_7d x (videos_7d / videos_90d) descending."""
-    return await sound_service.breakout(session, query, clock.now())
+    return await sound_service.breakout(session, query)
 
 
 @router.get("/by-creator/{platform}/{handle}", responses=errors(400, 404))
@@ -64,11 +63,10 @@ async def list_creator_sounds(
     handle: str,
     query: Annotated[PageQuery, Query()],
     session: SessionDep,
-    clock: ClockDep,
 ) -> Page[SoundOut]:
     """Sounds used in the creator's catalog videos, the most used in the catalog first. The handle
     matches case-insensitively, with or without `@`."""
-    return await sound_service.by_creator(session, platform, handle, query, clock.now())
+    return await sound_service.by_creator(session, platform, handle, query)
 
 
 @router.get("/{sound_id}", responses=errors(400, 404))

@@ -1,7 +1,10 @@
 """SQL of the sound family: sounds with counts of their catalog videos, usage history, resolutions.
 
-Counts come from one aggregate over ``videos`` grouped by ``sound_id`` (``ix_videos_sound_id``), joined
-to ``sounds``; every statement is plain SQLAlchemy Core that reads the same on SQLite and PostgreSQL.
+Counts are read from ``sound_stats``, kept by ``sound.refresh`` (one aggregate over ``videos`` grouped by
+``sound_id``, from the index ``ix_videos_sound_views`` alone); a request never aggregates the catalog.
+A list reads the ids of its page by walking one index in the list's order, then those sounds' rows, and
+counts its total up to ``_MANY`` (ADR 0038). Every statement is plain SQLAlchemy Core that reads the
+same on SQLite and PostgreSQL.
 """
 
 from __future__ import annotations
@@ -10,14 +13,25 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Float, Select, and_, case, cast, func, literal, literal_column, or_, select, text
+from sqlalchemy import (
+    Select,
+    and_,
+    case,
+    delete,
+    func,
+    literal,
+    literal_column,
+    or_,
+    select,
+    text,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
 from reelscope.analysis import hooks as analysis_hooks
 from reelscope.catalog import reads as catalog_reads
-from reelscope.models import Creator, Sound, SoundResolution, SoundUsage, Video
+from reelscope.models import Creator, Sound, SoundResolution, SoundStats, SoundUsage, Video
 from reelscope.models.fulltext import POSTGRESQL_SEARCH_SETTINGS, SOUND_FIELDS, SOUND_TSVECTOR
 
 _SOUND_COLUMNS = (
@@ -34,59 +48,62 @@ _SOUND_COLUMNS = (
     Sound.first_seen_at,
     Sound.updated_at,
 )
+# a list's total counts its rows up to this many, or to one past the page asked for if that is further
+# (ADR 0035, 0038): exact below it; at or above it a lower bound that always exceeds the page's end, so
+# a client paging until offset >= total or has_next_page is false never stops early (§8.3: "total can be
+# too low" for sound lists). Counting a common search word's 200,000 matches cost 300-650 ms; counting
+# every trending sound is the catalog's size. Search pages this many matches or more by walking
+# ix_sounds_search_order instead of sorting them all.
+_MANY = 5000
+COUNTS = ("video_count", "videos_7d", "videos_30d", "videos_90d")
+# a sound no catalog video used when the counts were last kept has no row: zeros
+_COUNT_COLUMNS = tuple(func.coalesce(getattr(SoundStats, name), 0).label(name) for name in COUNTS)
+# the rows a trending or breakout list may hold, written as a literal: the condition of the partial
+# index the list walks (models/sounds.py), which a bound parameter would not let the planners prove
+_TRENDING: ColumnElement[bool] = text("sound_stats.videos_30d > 0")  # type: ignore[assignment]
+_BREAKOUT: ColumnElement[bool] = text("sound_stats.videos_7d > 0")  # type: ignore[assignment]
 
 
-def _counts(now: datetime, videos: ColumnElement[bool] | None) -> Any:
-    def posted_since(days: int) -> ColumnElement[int]:
-        return func.coalesce(
-            func.sum(case((Video.published_at >= now - timedelta(days=days), 1), else_=0)), 0
-        )
-
-    return (
-        select(
-            Video.sound_id.label("sound_id"),
-            func.count().label("video_count"),
-            posted_since(7).label("videos_7d"),
-            posted_since(30).label("videos_30d"),
-            posted_since(90).label("videos_90d"),
-        )
-        .where(Video.sound_id.is_not(None) if videos is None else videos)
-        .group_by(Video.sound_id)
-        .subquery("counts")
+def _with_counts() -> Select[*tuple[Any, ...]]:
+    """The sounds' columns and their counts."""
+    return select(*_SOUND_COLUMNS, *_COUNT_COLUMNS).join_from(
+        Sound, SoundStats, SoundStats.sound_id == Sound.id, isouter=True
     )
 
 
-def _with_counts(
-    now: datetime, *, inner: bool, videos: ColumnElement[bool] | None = None
-) -> tuple[Select[*tuple[Any, ...]], Any]:
-    """Sounds with their counts (zero for a sound no catalog video uses, unless ``inner``); ``videos``
-    narrows the counted videos to the sounds asked for, so the aggregate does not cover the catalog."""
-    counts = _counts(now, videos)
-    columns = [
-        func.coalesce(counts.c[name], 0).label(name)
-        for name in ("video_count", "videos_7d", "videos_30d", "videos_90d")
-    ]
-    stmt: Select[*tuple[Any, ...]] = select(*_SOUND_COLUMNS, *columns).join_from(
-        Sound, counts, counts.c.sound_id == Sound.id, isouter=not inner
-    )
-    return stmt, counts
+async def _rows_of(session: AsyncSession, page: Sequence[str], *extra: Any) -> Sequence[Any]:
+    """The rows of the sounds of ``page`` (their ids, in list order), with their counts."""
+    if not page:
+        return []
+    stmt = _with_counts().add_columns(*extra).where(Sound.id.in_(page))
+    rows = {row.id: row for row in await session.execute(stmt)}
+    return [rows[sound_id] for sound_id in page if sound_id in rows]
 
 
-async def _page(
+async def _count_up_to(session: AsyncSession, stmt: Select[*tuple[Any, ...]], up_to: int) -> int:
+    """How many rows ``stmt`` selects, counted up to ``up_to``."""
+    capped = stmt.limit(up_to).subquery()
+    return int((await session.execute(select(func.count()).select_from(capped))).scalar_one())
+
+
+async def _stats_page(
     session: AsyncSession,
-    stmt: Select[*tuple[Any, ...]],
-    order_by: Sequence[Any],
+    conditions: Sequence[ColumnElement[bool]],
+    order: Sequence[Any],
     limit: int,
     offset: int,
+    *extra: Any,
 ) -> tuple[Sequence[Any], int]:
-    total = (await session.execute(select(func.count()).select_from(stmt.subquery()))).scalar_one()
-    rows = (await session.execute(stmt.order_by(*order_by).limit(limit).offset(offset))).all()
-    return rows, int(total)
+    """A page of a list over ``sound_stats``: its ids by walking the list's index, then their rows; the
+    total counted up to ``_MANY`` (or one past the page)."""
+    ids = select(SoundStats.sound_id).where(*conditions)
+    page = list((await session.execute(ids.order_by(*order).limit(limit).offset(offset))).scalars())
+    total = await _count_up_to(session, ids, max(_MANY, offset + limit + 1))
+    return await _rows_of(session, page, *extra), total
 
 
-async def get_sound(session: AsyncSession, sound_id: str, now: datetime) -> Any | None:
-    stmt, _ = _with_counts(now, inner=False, videos=Video.sound_id == sound_id)
-    return (await session.execute(stmt.where(Sound.id == sound_id))).one_or_none()
+async def get_sound(session: AsyncSession, sound_id: str) -> Any | None:
+    return (await session.execute(_with_counts().where(Sound.id == sound_id))).one_or_none()
 
 
 async def sound_exists(session: AsyncSession, sound_id: str) -> bool:
@@ -99,11 +116,14 @@ async def get_resolution(session: AsyncSession, sound_id: str) -> SoundResolutio
 
 async def add_resolution(session: AsyncSession, row: dict[str, Any]) -> bool:
     """Insert a resolution unless the sound has one; whether this insert made it."""
-    dialect = session.get_bind().dialect.name
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    insert = postgresql.insert if _dialect(session) == "postgresql" else sqlite.insert
     stmt = insert(SoundResolution).values(**row).on_conflict_do_nothing(index_elements=["sound_id"])
     result = await session.execute(stmt)
     return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+def _dialect(session: AsyncSession) -> str:
+    return session.get_bind().dialect.name
 
 
 async def usage_history(session: AsyncSession, sound_id: str, since: datetime) -> Sequence[Any]:
@@ -113,6 +133,58 @@ async def usage_history(session: AsyncSession, sound_id: str, since: datetime) -
         .order_by(SoundUsage.at)
     )
     return (await session.execute(stmt)).all()
+
+
+# --- keeping sound_stats ------------------------------------------------------------------------------
+
+
+async def count_videos(session: AsyncSession, now: datetime) -> dict[str, tuple[int, int, int, int]]:
+    """Per sound used by a catalog video: (all, posted in 7, 30, 90 days) of its videos, in one pass
+    over ``ix_videos_sound_views`` (it holds ``published_at``)."""
+
+    def posted_since(days: int) -> ColumnElement[int]:
+        return func.sum(case((Video.published_at >= now - timedelta(days=days), 1), else_=0))
+
+    stmt = (
+        select(Video.sound_id, func.count(), posted_since(7), posted_since(30), posted_since(90))
+        .where(Video.sound_id.is_not(None))
+        .group_by(Video.sound_id)
+    )
+    rows = await session.execute(stmt)
+    return {str(row[0]): (int(row[1]), int(row[2]), int(row[3]), int(row[4])) for row in rows}
+
+
+async def sound_facts(session: AsyncSession, sound_ids: Sequence[str]) -> dict[str, tuple[str, int | None]]:
+    """(platform, usage_count) of the sounds, by id."""
+    found: dict[str, tuple[str, int | None]] = {}
+    for start in range(0, len(sound_ids), 5000):
+        chunk = list(sound_ids[start : start + 5000])
+        stmt = select(Sound.id, Sound.platform, Sound.usage_count).where(Sound.id.in_(chunk))
+        found.update({row[0]: (row[1], row[2]) for row in await session.execute(stmt)})
+    return found
+
+
+async def kept_stats(session: AsyncSession) -> dict[str, tuple[Any, ...]]:
+    """Every row of ``sound_stats`` as it is, by sound id."""
+    columns = [c for c in SoundStats.__table__.c if c.name != "sound_id"]
+    stmt = select(SoundStats.sound_id, *columns)
+    return {row[0]: tuple(row[1:]) for row in await session.execute(stmt)}
+
+
+async def write_stats(session: AsyncSession, rows: list[dict[str, Any]], gone: Sequence[str]) -> None:
+    """Upsert ``rows`` (whole ``sound_stats`` rows) and delete the rows of ``gone``."""
+    if rows:
+        insert = postgresql.insert if _dialect(session) == "postgresql" else sqlite.insert
+        stmt = insert(SoundStats)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["sound_id"],
+            set_={c.name: stmt.excluded[c.name] for c in SoundStats.__table__.c if c.name != "sound_id"},
+        )
+        for start in range(0, len(rows), 5000):
+            await session.execute(stmt, rows[start : start + 5000])
+    for start in range(0, len(gone), 5000):
+        chunk = list(gone[start : start + 5000])
+        await session.execute(delete(SoundStats).where(SoundStats.sound_id.in_(chunk)))
 
 
 def _like(pattern: str) -> str:
@@ -143,17 +215,7 @@ def _match(words: list[str]) -> str:
     return " ".join(f'"{w}"*' for w in words)
 
 
-# matches are counted up to this many, or to one past the page asked for if that is further (ADR 0035):
-# exact below it; at or above it a lower bound that always exceeds the page's end, so a client paging
-# until offset >= total or has_next_page is false never stops early. A deliberate departure from §8.3,
-# which calls only an agent's lists approximate: counting a common word's 200,000 matches costs
-# 300-650 ms. This many or more are paged by walking ix_sounds_search_order instead of sorting them all.
-_MANY = 5000
-
-
-async def search(
-    session: AsyncSession, q: str, now: datetime, limit: int, offset: int
-) -> tuple[Sequence[Any], int]:
+async def search(session: AsyncSession, q: str, limit: int, offset: int) -> tuple[Sequence[Any], int]:
     """Sounds whose title, owner handle or owner nickname matches ``q``; most used on the platform first.
 
     A query with a word of 3+ letters or digits is full-text: each of its words begins a word of those
@@ -161,7 +223,7 @@ async def search(
     ("o", "_") is a case-insensitive substring scan, LIKE's wildcards taken literally. The total counts
     the matches up to ``_MANY`` (or just past the page asked for, if that is further).
     """
-    dialect = session.get_bind().dialect.name
+    dialect = _dialect(session)
     words = analysis_hooks.words(q)
     up_to = max(_MANY, offset + limit + 1)
     # most used first, NULLs last: on PostgreSQL written as ix_sounds_search_order has it
@@ -179,7 +241,7 @@ async def search(
             )
             total = (await session.execute(counted.bindparams(match=_match(words), n=up_to))).scalar_one()
         else:
-            total = await _count(session, matches, up_to)
+            total = await _count_up_to(session, select(literal(1)).select_from(Sound).where(matches), up_to)
         if total >= _MANY:
             matches = _full_text(dialect, words, in_order=True)
             if dialect == "sqlite":
@@ -192,63 +254,42 @@ async def search(
                 for column in (Sound.title, Sound.owner_handle, Sound.owner_nickname)
             )
         )
-        total = await _count(session, matches, up_to)
-    # the page's sounds first, from the sounds table alone; then the video counts of those only
-    page = [
-        row[0]
-        for row in await session.execute(
-            select(Sound.id).where(matches).order_by(*order).limit(limit).offset(offset)
-        )
-    ]
-    if not page:
-        return [], int(total)
-    stmt, _ = _with_counts(now, inner=False, videos=Video.sound_id.in_(page))
-    rows = (await session.execute(stmt.where(Sound.id.in_(page)).order_by(*order))).all()
-    return rows, int(total)
-
-
-async def _count(session: AsyncSession, matches: ColumnElement[bool], up_to: int) -> int:
-    capped = select(literal(1)).select_from(Sound).where(matches).limit(up_to).subquery()
-    return int((await session.execute(select(func.count()).select_from(capped))).scalar_one())
+        total = await _count_up_to(session, select(literal(1)).select_from(Sound).where(matches), up_to)
+    # the page's sounds first, from the sounds table alone; then their rows with their counts
+    page = list(
+        (
+            await session.execute(
+                select(Sound.id).where(matches).order_by(*order).limit(limit).offset(offset)
+            )
+        ).scalars()
+    )
+    return await _rows_of(session, page), int(total)
 
 
 async def trending(
-    session: AsyncSession, now: datetime, sort: str, platform: str | None, limit: int, offset: int
+    session: AsyncSession, sort: str, platform: str | None, limit: int, offset: int
 ) -> tuple[Sequence[Any], int]:
     """Sounds used by catalog videos posted in the last 30 days, by ``sort`` descending (ties by the
-    7-day count, then id)."""
-    stmt, counts = _with_counts(now, inner=True)
-    stmt = stmt.where(counts.c.videos_30d > 0)
+    7-day count, then id): a walk of ``ix_sound_stats_<sort>``."""
+    conditions = [_TRENDING]
     if platform is not None:
-        stmt = stmt.where(Sound.platform == platform)
-    if sort == "usage_count":
-        key: list[Any] = [Sound.usage_count.is_(None), Sound.usage_count.desc()]
-    else:
-        key = [counts.c[sort].desc()]
-    return await _page(session, stmt, [*key, counts.c.videos_7d.desc(), Sound.id], limit, offset)
+        conditions.append(SoundStats.platform == platform)
+    key = SoundStats.usage_rank if sort == "usage_count" else getattr(SoundStats, sort)
+    order = [key.desc(), SoundStats.videos_7d.desc(), SoundStats.sound_id]
+    return await _stats_page(session, conditions, order, limit, offset)
 
 
 async def breakout(
-    session: AsyncSession,
-    now: datetime,
-    min_recent: int,
-    min_baseline: int,
-    platform: str | None,
-    limit: int,
-    offset: int,
+    session: AsyncSession, min_recent: int, min_baseline: int, platform: str | None, limit: int, offset: int
 ) -> tuple[Sequence[Any], int]:
     """Sounds with at least ``min_recent`` videos in 7 days and ``min_baseline`` in 90, by score
-    videos_7d x (videos_7d / videos_90d) descending (ties by the 7-day count, then id)."""
-    stmt, counts = _with_counts(now, inner=True)
-    score = (cast(counts.c.videos_7d, Float) * counts.c.videos_7d / counts.c.videos_90d).label(
-        "breakout_score"
-    )
-    stmt = stmt.add_columns(score).where(
-        and_(counts.c.videos_7d >= min_recent, counts.c.videos_90d >= min_baseline)
-    )
+    videos_7d x (videos_7d / videos_90d) descending (ties by the 7-day count, then id): a walk of
+    ``ix_sound_stats_breakout``."""
+    conditions = [_BREAKOUT, SoundStats.videos_7d >= min_recent, SoundStats.videos_90d >= min_baseline]
     if platform is not None:
-        stmt = stmt.where(Sound.platform == platform)
-    return await _page(session, stmt, [score.desc(), counts.c.videos_7d.desc(), Sound.id], limit, offset)
+        conditions.append(SoundStats.platform == platform)
+    order = [SoundStats.breakout_score.desc(), SoundStats.videos_7d.desc(), SoundStats.sound_id]
+    return await _stats_page(session, conditions, order, limit, offset, SoundStats.breakout_score)
 
 
 async def find_creator_id(session: AsyncSession, platform: str, handle_key: str) -> str | None:
@@ -257,22 +298,35 @@ async def find_creator_id(session: AsyncSession, platform: str, handle_key: str)
 
 
 async def creator_sounds(
-    session: AsyncSession, creator_id: str, now: datetime, limit: int, offset: int
+    session: AsyncSession, creator_id: str, limit: int, offset: int
 ) -> tuple[Sequence[Any], int]:
-    """Sounds used in the creator's catalog videos, the most used in the catalog first."""
+    """Sounds used in the creator's catalog videos (``ix_videos_creator_sound``), the most used in the
+    catalog first."""
     used = select(Video.sound_id).where(Video.creator_id == creator_id, Video.sound_id.is_not(None))
-    stmt, counts = _with_counts(now, inner=True, videos=Video.sound_id.in_(used))
-    return await _page(session, stmt, [counts.c.video_count.desc(), Sound.id], limit, offset)
+    stmt = _with_counts().where(Sound.id.in_(used))
+    total = (await session.execute(select(func.count()).select_from(stmt.subquery()))).scalar_one()
+    order = (func.coalesce(SoundStats.video_count, 0).desc(), Sound.id)
+    rows = (await session.execute(stmt.order_by(*order).limit(limit).offset(offset))).all()
+    return rows, int(total)
 
 
 async def sound_videos(
     session: AsyncSession, sound_id: str, limit: int, offset: int
 ) -> tuple[Sequence[Any], int]:
-    """The catalog videos using the sound, most viewed first (ties by id)."""
+    """The catalog videos using the sound, most viewed first (ties by id): their ids by walking
+    ``ix_videos_sound_views``, then their rows; the total counted up to ``_MANY`` (or one past the
+    page)."""
+    ids = select(Video.id).where(Video.sound_id == sound_id)
+    order = (Video.views.desc(), Video.id)
+    page = list((await session.execute(ids.order_by(*order).limit(limit).offset(offset))).scalars())
+    total = await _count_up_to(session, ids, max(_MANY, offset + limit + 1))
+    if not page:
+        return [], total
     video_columns = [c for c in Video.__table__.c if c.name != "sound_id"]
     stmt = (
         select(*video_columns, *catalog_reads.VIDEO_SOUND_COLUMNS)
         .join(Sound, Sound.id == Video.sound_id)
-        .where(Video.sound_id == sound_id)
+        .where(Video.id.in_(page))
     )
-    return await _page(session, stmt, [Video.views.desc(), Video.id], limit, offset)
+    rows = {row.id: row for row in await session.execute(stmt)}
+    return [rows[video_id] for video_id in page if video_id in rows], total

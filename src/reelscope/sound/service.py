@@ -1,8 +1,10 @@
 """The sound catalogue (spec §2.2, §4.7): a sound with its usage, its track resolution, and lists of
 sounds ranked by what the catalog's videos show.
 
-Counts are of the catalog's own videos using a sound, by posting time relative to now: ``video_count``
-(all), ``videos_7d``, ``videos_30d``, ``videos_90d``. ``usage_count`` is the platform's figure (§2.2).
+Counts are of the catalog's own videos using a sound, by posting time relative to the last ``refresh``:
+``video_count`` (all), ``videos_7d``, ``videos_30d``, ``videos_90d``. They are kept in ``sound_stats``
+by ``refresh`` (sound/tasks.py: after every catalog change and every 10 minutes), so they lag the
+catalog by at most one refresh (ADR 0038). ``usage_count`` is the platform's figure (§2.2).
 
 Track resolution (ADR 0020) is decided from the sound's own catalog fields, so the same sound always
 resolves the same way:
@@ -32,6 +34,7 @@ from reelscope.digest import service as digest_service
 from reelscope.kit.clock import iso
 from reelscope.kit.db import Database
 from reelscope.kit.errors import NotFound
+from reelscope.kit.logging import get_logger
 from reelscope.kit.pagination import Page, PageQuery, Pagination
 from reelscope.kit.platforms import Platform
 from reelscope.models import SoundResolution
@@ -47,6 +50,8 @@ from reelscope.sound.schemas import (
     UsageHistory,
     UsagePoint,
 )
+
+log = get_logger(__name__)
 
 VideoOut = digest_service.VideoOut
 NOT_RESOLVED_YET = "Not resolved yet; request it with resolve=true"
@@ -121,7 +126,7 @@ async def _keep(db: Database, sound_id: str, made: TrackResolution, now: datetim
 async def details(
     session: AsyncSession, db: Database, sound_id: str, resolve: bool, now: datetime
 ) -> Details:
-    row = await repository.get_sound(session, sound_id, now)
+    row = await repository.get_sound(session, sound_id)
     if row is None:
         raise NotFound("Sound not found")
     resolved_now = False
@@ -168,23 +173,21 @@ def _page(rows: Sequence[Any], total: int, query: PageQuery) -> Page[SoundOut]:
     return Page[SoundOut](data=[render(r) for r in rows], pagination=Pagination.of(query, total))
 
 
-async def search(session: AsyncSession, query: SearchQuery, now: datetime) -> Page[SoundOut]:
-    rows, total = await repository.search(session, query.q, now, query.limit, query.offset)
+async def search(session: AsyncSession, query: SearchQuery) -> Page[SoundOut]:
+    rows, total = await repository.search(session, query.q, query.limit, query.offset)
     return _page(rows, total, query)
 
 
-async def trending(session: AsyncSession, query: TrendingQuery, now: datetime) -> Page[SoundOut]:
+async def trending(session: AsyncSession, query: TrendingQuery) -> Page[SoundOut]:
     platform = query.platform.value if query.platform else None
-    rows, total = await repository.trending(
-        session, now, query.sort.value, platform, query.limit, query.offset
-    )
+    rows, total = await repository.trending(session, query.sort.value, platform, query.limit, query.offset)
     return _page(rows, total, query)
 
 
-async def breakout(session: AsyncSession, query: BreakoutQuery, now: datetime) -> Page[BreakoutSoundOut]:
+async def breakout(session: AsyncSession, query: BreakoutQuery) -> Page[BreakoutSoundOut]:
     platform = query.platform.value if query.platform else None
     rows, total = await repository.breakout(
-        session, now, query.min_recent, query.min_baseline, platform, query.limit, query.offset
+        session, query.min_recent, query.min_baseline, platform, query.limit, query.offset
     )
     data = [BreakoutSoundOut(**_sound_fields(r), breakout_score=round(r.breakout_score, 4)) for r in rows]
     return Page[BreakoutSoundOut](data=data, pagination=Pagination.of(query, total))
@@ -199,10 +202,48 @@ async def videos(session: AsyncSession, sound_id: str, query: PageQuery) -> Page
 
 
 async def by_creator(
-    session: AsyncSession, platform: Platform, handle: str, query: PageQuery, now: datetime
+    session: AsyncSession, platform: Platform, handle: str, query: PageQuery
 ) -> Page[SoundOut]:
     creator_id = await repository.find_creator_id(session, platform.value, handle.strip().lstrip("@").lower())
     if creator_id is None:
         raise NotFound("Creator not found")
-    rows, total = await repository.creator_sounds(session, creator_id, now, query.limit, query.offset)
+    rows, total = await repository.creator_sounds(session, creator_id, query.limit, query.offset)
     return _page(rows, total, query)
+
+
+# --- keeping the counts -----------------------------------------------------------------------------
+
+
+def _breakout_score(recent: int, baseline: int) -> float:
+    # §4.7: videos_7d x (videos_7d / videos_90d); a sound with a recent video has baseline >= recent
+    return float(recent) * recent / baseline if baseline else 0.0
+
+
+async def refresh(db: Database, now: datetime) -> dict[str, int]:
+    """Count every sound's catalog videos as of ``now`` into ``sound_stats``: one aggregate read, then
+    one short write transaction holding only the rows that changed (ADR 0038)."""
+    async with db.transaction(write=False) as session:
+        counts = await repository.count_videos(session, now)
+        facts = await repository.sound_facts(session, list(counts))
+        kept = await repository.kept_stats(session)
+    rows = []
+    for sound_id, (total, recent, month, baseline) in counts.items():
+        if sound_id not in facts:  # deleted since the count
+            continue
+        platform, usage = facts[sound_id]
+        row = {
+            "platform": platform,
+            "usage_rank": -1 if usage is None else usage,
+            "video_count": total,
+            "videos_7d": recent,
+            "videos_30d": month,
+            "videos_90d": baseline,
+            "breakout_score": _breakout_score(recent, baseline),
+        }
+        if kept.get(sound_id) != tuple(row.values()):
+            rows.append({"sound_id": sound_id, **row})
+    gone = [sound_id for sound_id in kept if sound_id not in facts]
+    async with db.transaction() as session:
+        await repository.write_stats(session, rows, gone)
+    log.info("sound.stats.refreshed", sounds=len(counts), written=len(rows), removed=len(gone))
+    return {"sounds": len(counts), "written": len(rows), "removed": len(gone)}

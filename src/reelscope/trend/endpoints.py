@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import Query
 
-from reelscope.contract import ClockDep, SessionDep, v1_router
+from reelscope.contract import ClockDep, RuntimeDep, SessionDep, v1_router
 from reelscope.kit.responses import FastJSON
 from reelscope.kit.schemas import Envelope, errors
 from reelscope.trend import service as trend_service
@@ -24,18 +24,18 @@ async def list_trend_regions(session: SessionDep) -> Envelope[list[Region]]:
 
 @router.get("", response_model=Envelope[list[TrendGroupOut]], responses=errors(400))
 async def list_trends(
-    query: Annotated[TrendQuery, Query()], session: SessionDep, clock: ClockDep
+    query: Annotated[TrendQuery, Query()], session: SessionDep, clock: ClockDep, runtime: RuntimeDep
 ) -> FastJSON:
     """Trend groups of a region whose local day falls in the window (default the last 24 hours)."""
-    return FastJSON({"data": await trend_service.list_groups(session, query, clock.now())})
+    return FastJSON({"data": await trend_service.list_groups(session, query, clock.now(), runtime.caches)})
 
 
 @router.get("/digest", response_model=Envelope[list[TrendGroupOut]], responses=errors(400))
 async def get_trends_digest(
-    query: Annotated[TrendQuery, Query()], session: SessionDep, clock: ClockDep
+    query: Annotated[TrendQuery, Query()], session: SessionDep, clock: ClockDep, runtime: RuntimeDep
 ) -> FastJSON:
     """Today's trend group of the region, today being the date in the region's own timezone."""
-    return FastJSON({"data": await trend_service.todays_groups(session, query, clock.now())})
+    return FastJSON({"data": await trend_service.todays_groups(session, query, clock.now(), runtime.caches)})
 
 
 @router.get("/emerging", response_model=EmergingPage, responses=errors(400))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, datetime
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Text, cast, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.models.trends import Trend, TrendGroup, TrendRanking, TrendReading, TrendRegion, TrendRun
@@ -41,18 +42,45 @@ async def get_group(session: AsyncSession, region: str, day: date) -> TrendGroup
     return (await session.execute(stmt)).scalar_one_or_none()
 
 
-async def rows_of_groups(
-    session: AsyncSession, group_ids: Sequence[str]
-) -> Sequence[tuple[TrendRanking, Trend]]:
+# what a group's row shows of itself (trend/service.py ``_row``), its exemplars as their stored JSON
+_ROW_COLUMNS = (
+    TrendRanking.id,
+    TrendRanking.group_id,
+    TrendRanking.ranking,
+    TrendRanking.detected_at,
+    TrendRanking.last_seen_at,
+    TrendRanking.origin_region_codes,
+    TrendRanking.global_confidence,
+    TrendRanking.momentum_status,
+    TrendRanking.momentum_score,
+    TrendRanking.momentum_views_per_hour,
+    TrendRanking.momentum_updated_at,
+)
+
+
+async def rows_of_groups(session: AsyncSession, group_ids: Sequence[str], *, limit: int) -> Sequence[Any]:
+    """The top ``limit`` rows of each group (by ranking: 1, 2, … within a group) with their trend,
+    without their exemplars (``exemplars_of``)."""
     if not group_ids:
         return []
     stmt = (
-        select(TrendRanking, Trend)
+        select(*_ROW_COLUMNS, Trend.id.label("trend_id"), Trend.name, Trend.description, Trend.trend_type)
         .join(Trend, Trend.id == TrendRanking.trend_id)
-        .where(TrendRanking.group_id.in_(group_ids))
+        .where(TrendRanking.group_id.in_(group_ids), TrendRanking.ranking <= limit)
         .order_by(TrendRanking.group_id, TrendRanking.ranking)
     )
-    return [(r, t) for r, t in (await session.execute(stmt)).all()]
+    return (await session.execute(stmt)).all()
+
+
+async def exemplars_of(session: AsyncSession, ranking_ids: Sequence[str]) -> dict[str, str]:
+    """The stored JSON of the rows' exemplars (most of a row's bytes), by row id, unparsed."""
+    found: dict[str, str] = {}
+    for start in range(0, len(ranking_ids), 500):
+        chunk = list(ranking_ids[start : start + 500])
+        # the JSON as stored: a cast in SQL (asyncpg would decode the json type on its way)
+        stmt = select(TrendRanking.id, cast(TrendRanking.exemplars, Text)).where(TrendRanking.id.in_(chunk))
+        found.update({str(row_id): str(text) for row_id, text in await session.execute(stmt)})
+    return found
 
 
 async def emerging_rows(

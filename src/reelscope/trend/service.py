@@ -8,10 +8,12 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.analysis import momentum as momentum_analysis
 from reelscope.analysis.trends import DetectedTrend, Promotion, match_known
+from reelscope.kit.caches import ReadCaches
 from reelscope.kit.clock import iso
 from reelscope.kit.errors import InvalidDateRange, UnknownRegion
 from reelscope.models.trends import Trend, TrendGroup, TrendRanking, TrendRegion
@@ -52,7 +54,7 @@ def local_day(region: TrendRegion, moment: datetime) -> date:
 # --- rendering ----------------------------------------------------------------------------------------
 
 
-def _momentum(row: TrendRanking) -> dict[str, Any]:
+def _momentum(row: Any) -> dict[str, Any]:
     # seeded from discovery-time signals when the row is created (§4.3), so never null here
     return {
         "status": row.momentum_status,
@@ -62,7 +64,7 @@ def _momentum(row: TrendRanking) -> dict[str, Any]:
     }
 
 
-def _trend_info(trend: Trend) -> dict[str, Any]:
+def _trend_info(trend: Any) -> dict[str, Any]:
     return {
         "id": trend.id,
         "name": trend.name,
@@ -71,10 +73,11 @@ def _trend_info(trend: Trend) -> dict[str, Any]:
     }
 
 
-def _row(row: TrendRanking, trend: Trend, top_exemplars: int) -> dict[str, Any]:
+def _row(row: Any, exemplars: orjson.Fragment | None) -> dict[str, Any]:
+    """A group's row from ``repository.rows_of_groups``, with its ``top_exemplars`` unless None."""
     out: dict[str, Any] = {
         "id": row.id,
-        "trend_id": trend.id,
+        "trend_id": row.trend_id,
         "trend_group_id": row.group_id,
         "ranking": row.ranking,
         "detected_at": iso(row.detected_at),
@@ -82,30 +85,60 @@ def _row(row: TrendRanking, trend: Trend, top_exemplars: int) -> dict[str, Any]:
         "origin_region_codes": row.origin_region_codes,
         "global_confidence": row.global_confidence,
         "momentum": _momentum(row),
-        "trend": _trend_info(trend),
+        "trend": {**_trend_info(row), "id": row.trend_id},  # the row's own id is not the trend's
     }
-    if top_exemplars > 0:
-        out["top_exemplars"] = row.exemplars[:top_exemplars]
+    if exemplars is not None:
+        out["top_exemplars"] = exemplars
     return out
 
 
-def _group(group: TrendGroup, rows: list[tuple[TrendRanking, Trend]], limit: int, top: int) -> dict[str, Any]:
+async def _top_exemplars(
+    session: AsyncSession, rows: Sequence[Any], top: int, caches: ReadCaches
+) -> dict[str, orjson.Fragment]:
+    """The first ``top`` exemplars of each row as serialized JSON, by row id. A row's exemplars change
+    only with its ``last_seen_at`` (a run) or ``momentum_updated_at`` (the momentum loop), so this
+    process keeps each slice for those two values and parses a row's stored JSON only once per change."""
+    found: dict[str, orjson.Fragment] = {}
+    missing = []
+    for row in rows:
+        hit, kept = caches.lookup(
+            ("trend.exemplars", row.id, top), (row.last_seen_at, row.momentum_updated_at)
+        )
+        if hit:
+            found[row.id] = kept
+        else:
+            missing.append(row)
+    stored = await repository.exemplars_of(session, [row.id for row in missing])
+    for row in missing:
+        fragment = orjson.Fragment(orjson.dumps(orjson.loads(stored.get(row.id, "[]"))[:top]))
+        caches.keep(("trend.exemplars", row.id, top), (row.last_seen_at, row.momentum_updated_at), fragment)
+        found[row.id] = fragment
+    return found
+
+
+def _group(
+    group: TrendGroup, rows: list[Any], exemplars: dict[str, orjson.Fragment] | None
+) -> dict[str, Any]:
     return {
         "id": group.id,
         "title": group.title,
         "region": group.region,
         "local_date": group.local_date.isoformat(),
-        "trends": [_row(r, t, top) for r, t in rows[:limit]],
+        "trends": [_row(r, None if exemplars is None else exemplars[r.id]) for r in rows],
     }
 
 
 async def _render_groups(
-    session: AsyncSession, groups: Sequence[TrendGroup], limit: int, top: int
+    session: AsyncSession, groups: Sequence[TrendGroup], limit: int, top: int, caches: ReadCaches
 ) -> list[dict[str, Any]]:
-    by_group: dict[str, list[tuple[TrendRanking, Trend]]] = {g.id: [] for g in groups}
-    for row, trend in await repository.rows_of_groups(session, [g.id for g in groups]):
-        by_group[row.group_id].append((row, trend))
-    return [_group(g, by_group[g.id], limit, top) for g in groups]
+    """The groups with their top ``limit`` rows: a window's response is its groups' rows, read with
+    ``ranking <= limit`` (``ix_trend_rankings_group_ranking``) and no more (ADR 0038)."""
+    by_group: dict[str, list[Any]] = {g.id: [] for g in groups}
+    rows = await repository.rows_of_groups(session, [g.id for g in groups], limit=limit)
+    for row in rows:
+        by_group[row.group_id].append(row)
+    exemplars = await _top_exemplars(session, rows, top, caches) if top > 0 else None
+    return [_group(g, by_group[g.id], exemplars) for g in groups]
 
 
 def _moment(value: str | None, name: str, region: TrendRegion, *, end: bool) -> datetime | None:
@@ -136,20 +169,26 @@ def window(query: TrendQuery, region: TrendRegion, now: datetime) -> tuple[datet
     return start, end
 
 
-async def list_groups(session: AsyncSession, query: TrendQuery, now: datetime) -> list[dict[str, Any]]:
+async def list_groups(
+    session: AsyncSession, query: TrendQuery, now: datetime, caches: ReadCaches
+) -> list[dict[str, Any]]:
     """GET /v1/trends: the region's day groups in the query's window."""
     region = await region_or_400(session, query.region)
     start, end = window(query, region, now)
     return await groups_in_window(
-        session, region, start, end, limit=query.limit, top_exemplars=query.top_exemplars
+        session, region, start, end, limit=query.limit, top_exemplars=query.top_exemplars, caches=caches
     )
 
 
-async def todays_groups(session: AsyncSession, query: TrendQuery, now: datetime) -> list[dict[str, Any]]:
+async def todays_groups(
+    session: AsyncSession, query: TrendQuery, now: datetime, caches: ReadCaches
+) -> list[dict[str, Any]]:
     """GET /v1/trends/digest: today's group; the window parameters are validated all the same."""
     region = await region_or_400(session, query.region)
     window(query, region, now)
-    return await todays_group(session, region, now, limit=query.limit, top_exemplars=query.top_exemplars)
+    return await todays_group(
+        session, region, now, limit=query.limit, top_exemplars=query.top_exemplars, caches=caches
+    )
 
 
 async def emerging_page(session: AsyncSession, query: EmergingQuery, now: datetime) -> dict[str, Any]:
@@ -167,20 +206,27 @@ async def groups_in_window(
     *,
     limit: int,
     top_exemplars: int,
+    caches: ReadCaches,
 ) -> list[dict[str, Any]]:
     """Day groups of the region whose local day overlaps [start, end], newest first (§4.3)."""
     groups = await repository.groups_between(
         session, region.code, local_day(region, start), local_day(region, end)
     )
-    return await _render_groups(session, groups, limit, top_exemplars)
+    return await _render_groups(session, groups, limit, top_exemplars, caches)
 
 
 async def todays_group(
-    session: AsyncSession, region: TrendRegion, now: datetime, *, limit: int, top_exemplars: int
+    session: AsyncSession,
+    region: TrendRegion,
+    now: datetime,
+    *,
+    limit: int,
+    top_exemplars: int,
+    caches: ReadCaches,
 ) -> list[dict[str, Any]]:
     """Today's group, where today is the current date in the region's own timezone (§4.3)."""
     group = await repository.get_group(session, region.code, local_day(region, now))
-    return await _render_groups(session, [group] if group else [], limit, top_exemplars)
+    return await _render_groups(session, [group] if group else [], limit, top_exemplars, caches)
 
 
 async def emerging(

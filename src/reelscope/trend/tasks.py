@@ -104,14 +104,15 @@ async def backfill(
     The first start (``bootstrap``) queues it for the whole backfilled period with momentum replayed,
     after first collecting the ``older_catalog_days`` of the catalog that end ``catalog_until_days_ago``
     days ago (serve collects only the newest days before it answers, issue 17 item 4). Hashtag
-    statistics and digests are refreshed once the older days are in. Each run logs at debug: one line
-    at the end says what was done."""
+    statistics, digests and sound counts are refreshed once the older days are in. Each run logs at
+    debug: one line at the end says what was done."""
     now = ctx.now()
     collected = 0
     if older_catalog_days > 0:
         from reelscope.catalog import collection
         from reelscope.digest import service as digest_service
         from reelscope.hashtag import service as hashtag_service
+        from reelscope.sound import service as sound_service
 
         collected = await collection.backfill(
             ctx.db,
@@ -122,6 +123,7 @@ async def backfill(
         )
         await hashtag_service.rollup(ctx.db, now)
         await digest_service.refresh(ctx.db, now)
+        await sound_service.refresh(ctx.db, now)
     stored = await trend_runs.backfill(ctx.db, now, days=days, replay_momentum=replay_momentum, quiet=True)
     result = {"runs": stored, "videos": collected}
     if ctx.job is not None:

@@ -18,7 +18,9 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from reelscope.agent import affinity as agent_affinity
 from reelscope.agent import analysis as agent_analysis
+from reelscope.agent import hooks as agent_hooks
 from reelscope.agent import intelligence as agent_intelligence
 from reelscope.agent import repository, writing
 from reelscope.agent import service as agent_service
@@ -385,6 +387,9 @@ async def refresh_analytics(
     ]
     await repository.replace_analytics(session, agent.id, sounds=sound_rows, hashtags=hashtag_rows)
     agent.benchmarks = metrics.benchmarks(facts, now)
+    # what /hooks and /affinity read, over the same linked videos (ADR 0038)
+    await agent_hooks.keep(session, agent)
+    await agent_affinity.keep(session, agent)
     creators = []
     for found in found_outliers:
         creator_id = catalog_service.catalog_id(
