@@ -17,7 +17,7 @@ from alembic import op
 import reelscope.kit.db
 
 revision: str = "0017_read_tables"
-down_revision: str | None = "0016_bigint_credits"
+down_revision: str | None = "0020_dropin"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
