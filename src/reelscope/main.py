@@ -46,6 +46,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if runtime.read_workers is not None:
+            runtime.read_workers.start()
         yield
         await runtime.close()
 
@@ -69,7 +71,7 @@ def create_app(
         max_body_bytes=runtime.settings.max_body_bytes,
         body_timeout_seconds=runtime.settings.body_timeout_seconds,
     )
-    app.add_middleware(ContractHeadersMiddleware, render_unexpected=_render_unexpected)
+    app.add_middleware(ContractHeadersMiddleware, render_unexpected=render_unexpected)
 
     @app.get("/", include_in_schema=True, tags=["health"], operation_id="get_health")
     async def get_health() -> str:
@@ -144,7 +146,7 @@ def _allowed_methods(request: Request) -> str:
     return ", ".join(sorted(methods))
 
 
-async def _render_unexpected(exc: Exception, request_id: str) -> tuple[int, bytes]:
+async def render_unexpected(exc: Exception, request_id: str) -> tuple[int, bytes]:
     log.error("request.unexpected_error", request_id=request_id, error_type=type(exc).__name__, exc_info=exc)
     error = InternalError(f"Unexpected failure; quote request id {request_id} when reporting it")
     return error.status, orjson.dumps(error.body())

@@ -13,7 +13,7 @@ from typing import Annotated
 from fastapi import Path, Query, Response
 
 from reelscope.billing.prices import price_of
-from reelscope.contract import CallDep, ClockDep, PrincipalDep, SessionDep, starts_work, v1_router
+from reelscope.contract import CallDep, ClockDep, PrincipalDep, SessionDep, small_read, starts_work, v1_router
 from reelscope.kit.errors import ValidationFailed
 from reelscope.kit.platforms import Platform
 from reelscope.kit.schemas import Envelope, errors
@@ -45,6 +45,7 @@ SHALLOW_ONLY = (Platform.INSTAGRAM,)
 
 
 @router.get("/creator/status/{job_id}", response_model=Envelope[LookupJob], responses=errors(404))
+@small_read
 async def get_creator_lookup_status(
     job_id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep
 ) -> Response:
@@ -75,6 +76,7 @@ async def lookup_creator(
 
 
 @router.get("/sounds/status/{job_id}", response_model=Envelope[LookupJob], responses=errors(404))
+@small_read
 async def get_sound_lookup_status(
     job_id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep
 ) -> Response:
@@ -105,6 +107,7 @@ async def lookup_sound(
 
 
 @router.get("/hashtags/status/{job_id}", response_model=Envelope[LookupJob], responses=errors(404))
+@small_read
 async def get_hashtag_lookup_status(
     job_id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep
 ) -> Response:
@@ -199,6 +202,7 @@ async def create_video_outlier(
 
 
 @router.get("/video-outlier/status/{job_id}", response_model=Envelope[LookupJob], responses=errors(404))
+@small_read
 async def get_video_outlier_status(
     job_id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep
 ) -> Response:
