@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -30,6 +31,7 @@ from reelscope.kit.errors import (
     error_body,
 )
 from reelscope.kit.logging import get_logger
+from reelscope.kit.loop_watch import LoopWatch
 from reelscope.kit.validation import date_error, describe_validation_errors, is_unknown_platform
 from reelscope.reference import add_docs_routes, build_document
 from reelscope.runtime import Runtime, build_runtime
@@ -46,10 +48,19 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        watch = None
+        if runtime.settings.loop_held_warning_ms > 0:
+            # a callback holding the loop is logged with its route (ADR 0040)
+            watch = LoopWatch(asyncio.get_running_loop(), runtime.settings.loop_held_warning_ms)
+            watch.start()
         if runtime.read_workers is not None:
             runtime.read_workers.start()
-        yield
-        await runtime.close()
+        try:
+            yield
+        finally:
+            if watch is not None:
+                watch.stop()
+            await runtime.close()
 
     app = FastAPI(
         title="Reelscope — Short-Form Social Video Intelligence API",

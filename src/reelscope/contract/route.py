@@ -162,14 +162,23 @@ class ContractRoute(APIRoute):
             # read-only key reads, so it may not start work either (a lookup's GET writes a paid job)
             if principal.scope == "read" and writes:
                 raise Forbidden("This API key is read-only")
+            cap = runtime.settings.team_max_in_flight
             try:
-                if not writes:
-                    on_loop = safe_on_loop if safe else other_on_loop
-                    workers = None if on_loop else runtime.read_workers
-                    return await _read_then_debit(request, runtime, call, inner, caller, now, workers)
-                return await _in_one_transaction(request, runtime, call, inner, caller, now)
-            except InsufficientCredits:
-                # §8.1: a 402 does not count against the rate limit
+                # beyond the spec, for operators hosting many teams: at most ``cap`` requests of a team
+                # in flight at once, the next one refused at once (429, Retry-After: 1)
+                async with (
+                    nullcontext()
+                    if cap is None
+                    else runtime.limiter.in_flight(principal.team_id, call.request_id, cap, now)
+                ):
+                    if not writes:
+                        on_loop = safe_on_loop if safe else other_on_loop
+                        workers = None if on_loop else runtime.read_workers
+                        return await _read_then_debit(request, runtime, call, inner, caller, now, workers)
+                    return await _in_one_transaction(request, runtime, call, inner, caller, now)
+            except (InsufficientCredits, rate_limit_service.TeamBusy):
+                # §8.1: a 402 does not count against the rate limit; nor does a request refused for
+                # its team's requests in flight, which changes nothing
                 if await runtime.limiter.release(ticket):
                     call.rate = ticket.status.given_back()
                 raise
