@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import text
 
 from reelscope.collectors.base import SoundRecord
-from reelscope.contract.read_workers import ReadWorkers
+from reelscope.contract.read_workers import ReadCall, ReadWorkers
 from reelscope.kit.clock import ManualClock
 from reelscope.kit.platforms import Platform
 from reelscope.runtime import Runtime
@@ -78,6 +78,32 @@ class TestSameAnswer:
         on_loop = await client.get("/v1/sounds/trending", headers=team.headers)
         assert on_loop.status_code == 200
         assert in_worker.json() == on_loop.json()
+
+
+class TestOtherRequests:
+    async def test_a_post_that_writes_nothing_gets_its_body_in_the_worker(
+        self, client: httpx.AsyncClient, runtime: Runtime, team: TeamKey, sounds: None, workers: ReadWorkers
+    ) -> None:
+        """§4.4 suggest-keywords (``@writes_nothing``) runs like a read, so in a worker, with its JSON."""
+        body = {"intent": "espresso latte art at home", "mode": "create"}
+        in_worker = await client.post("/v1/agents/suggest-keywords", json=body, headers=team.headers)
+        assert in_worker.status_code == 200, in_worker.text
+        runtime.read_workers = None
+        on_loop = await client.post("/v1/agents/suggest-keywords", json=body, headers=team.headers)
+        assert in_worker.json() == on_loop.json()
+        assert in_worker.json()["data"]["keywords"]
+
+    async def test_a_read_whose_client_left_before_its_turn_is_not_run(self, runtime: Runtime) -> None:
+        workers = ReadWorkers(runtime.settings, 1)
+
+        async def gone() -> bool:
+            return True
+
+        def build() -> ReadCall:
+            raise AssertionError("not built: nothing is sent to a worker")
+
+        assert await workers.run("team", build, gone) is None
+        await workers.close()
 
 
 class TestErrors:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AsyncExitStack
@@ -83,6 +83,7 @@ class ReadCall:
 
     operation: str
     scope: dict[str, Any]
+    body: bytes
     request_id: str
     principal: Principal
     quoted: int
@@ -103,11 +104,13 @@ class ReadReply:
         return response
 
 
-def read_call(request: Request, call: CallState, now: datetime) -> ReadCall:
+def read_call(request: Request, body: bytes, call: CallState, now: datetime) -> ReadCall:
+    """What a worker needs of a request: ``body`` is what it was sent (a ``@writes_nothing`` POST's JSON)."""
     assert call.principal is not None  # the contract identified the caller first
     return ReadCall(
         operation=call.operation,
         scope={key: request.scope[key] for key in _SCOPE_KEYS if key in request.scope},
+        body=body,
         request_id=call.request_id,
         principal=call.principal,
         quoted=call.quoted,
@@ -150,10 +153,16 @@ class ReadWorkers:
         pool = self._executor()
         self._warming = [pool.submit(os.getpid) for _ in range(self._count)]
 
-    async def run(self, owner: str, build: Callable[[], ReadCall]) -> ReadReply:
+    async def run(
+        self, owner: str, build: Callable[[], ReadCall], gone: Callable[[], Awaitable[bool]]
+    ) -> ReadReply | None:
         """The endpoint's response, computed by a worker once ``owner`` (the team) has its turn; the call
-        is built then, so that its moment is when the endpoint runs."""
+        is built then, so that its moment is when the endpoint runs. None when the client is ``gone`` by
+        then: a read nobody waits for any more is not run (issue 33: clients that gave up on a queue of
+        long reads were still served, and charged, one after the other)."""
         async with self._gate.slot(owner):
+            if await gone():
+                return None
             call = build()
             pool = self._executor()
             try:
@@ -184,8 +193,11 @@ class _CallClock:
         return self.moment
 
 
-async def _no_body() -> Message:
-    return {"type": "http.request", "body": b"", "more_body": False}
+def _receive(body: bytes) -> Callable[[], Awaitable[Message]]:
+    async def receive() -> Message:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return receive
 
 
 class _Worker:
@@ -227,7 +239,7 @@ class _Worker:
             "endpoint": route.endpoint,
             "state": {"request_id": call.request_id, "call": state},
         }
-        request = Request(scope, _no_body)
+        request = Request(scope, _receive(call.body))
         async with AsyncExitStack() as stack:
             # what FastAPI's middleware and request_response put in the scope for its handler
             scope["fastapi_middleware_astack"] = scope["fastapi_inner_astack"] = stack

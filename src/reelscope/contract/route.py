@@ -44,6 +44,8 @@ from reelscope.rate_limit.features import feature_of
 from reelscope.runtime import Runtime
 
 V1_PREFIX = "/v1"
+# the status logged for a request whose client left before its answer (nginx's "client closed request")
+CLIENT_GONE = 499
 
 Handler = Callable[[Request], Coroutine[Any, Any, Response]]
 F = TypeVar("F", bound=Callable[..., Any])
@@ -222,10 +224,17 @@ async def _read_then_debit(
     if caller.balance < call.quoted and caller.auto_top_up_below is None:
         raise InsufficientCredits(required=call.quoted, remaining=caller.balance)
     if workers is not None:
+        body = await request.body()  # what the endpoint reads, if anything (a @writes_nothing POST)
         reply = await workers.run(
-            caller.principal.team_id, lambda: read_call(request, call, runtime.clock.now())
+            caller.principal.team_id,
+            lambda: read_call(request, body, call, runtime.clock.now()),
+            request.is_disconnected,
         )
+        if reply is None:  # the client left while its request waited for a worker: nothing ran
+            return Response(status_code=CLIENT_GONE)
         response, call.settled = reply.response(), reply.settled
+        if await request.is_disconnected():  # nor is an answer the client left before charged
+            return response
     else:
         try:
             response = await inner(request)
