@@ -8,6 +8,7 @@ Backends: tests run on SQLite and the in-memory limiter by default. A test or mo
 from __future__ import annotations
 
 import importlib.util
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,6 +28,11 @@ from tests.fixtures.databases import PostgresDatabase, build_sqlite_template, co
 from tests.fixtures.services import TEST_DATABASE_URL, TEST_REDIS_URL, require_postgres, require_redis
 
 START = datetime(2026, 11, 21, 12, 0, 30, tzinfo=UTC)
+
+# in-process tests run every endpoint on the event loop (ADR 0040): a read worker is a process of its
+# own, which sees neither the test's monkeypatches nor its manual clock unless given it; the worker path is
+# tested in tests/contract/test_read_workers.py, and `serve` in tests/test_process.py runs with its default
+os.environ["REELSCOPE_READ_WORKERS"] = "0"
 
 # the job engine fixtures: jobs, queue_backend, task_context and the all_queues marker; the fake LLM
 # provider (fake_llm); and how `make test` shares the tests among its pytest-xdist workers

@@ -58,6 +58,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict
     }
     env.pop("REELSCOPE_DATABASE_URL", None)
     env.pop("REELSCOPE_REDIS_URL", None)
+    env.pop("REELSCOPE_READ_WORKERS", None)  # the default: long reads in a read worker (ADR 0040)
     log = tmp_path / "serve.log"
     with log.open("w") as out:
         proc = subprocess.Popen(

@@ -28,6 +28,14 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=4 * 1024 * 1024, ge=1)
     max_header_bytes: int = Field(default=32 * 1024, ge=1024)  # request line and headers
     body_timeout_seconds: float = Field(default=30.0, gt=0)
+    # processes that run the endpoints of reads not declared small, so that none holds the event loop
+    # (contract/read_workers.py, ADR 0040): unset, one fewer than the CPUs; 0, every endpoint on the loop
+    read_workers: int | None = Field(default=None, ge=0)
+    # a team's requests in flight at once in this process (or across processes with Redis), beyond which
+    # a request is 429 rate_limit_exceeded (rate_limit/in_flight.py); unset, no cap
+    team_max_in_flight: int | None = Field(default=None, ge=1)
+    # a callback holding the event loop this long is logged with its route (kit/loop_watch.py); 0, off
+    loop_held_warning_ms: int = Field(default=100, ge=0)
 
     # db
     database_url: str | None = None

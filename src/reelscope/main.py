@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -28,6 +29,7 @@ from reelscope.kit.errors import (
     error_body,
 )
 from reelscope.kit.logging import get_logger
+from reelscope.kit.loop_watch import LoopWatch
 from reelscope.kit.validation import api_error_of
 from reelscope.reference import add_docs_routes, build_document
 from reelscope.runtime import Runtime, build_runtime
@@ -44,8 +46,19 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        yield
-        await runtime.close()
+        watch = None
+        if runtime.settings.loop_held_warning_ms > 0:
+            # a callback holding the loop is logged with its route (ADR 0040)
+            watch = LoopWatch(asyncio.get_running_loop(), runtime.settings.loop_held_warning_ms)
+            watch.start()
+        if runtime.read_workers is not None:
+            runtime.read_workers.start()
+        try:
+            yield
+        finally:
+            if watch is not None:
+                watch.stop()
+            await runtime.close()
 
     app = FastAPI(
         title="Reelscope — Short-Form Social Video Intelligence API",
@@ -67,7 +80,7 @@ def create_app(
         max_body_bytes=runtime.settings.max_body_bytes,
         body_timeout_seconds=runtime.settings.body_timeout_seconds,
     )
-    app.add_middleware(ContractHeadersMiddleware, render_unexpected=_render_unexpected)
+    app.add_middleware(ContractHeadersMiddleware, render_unexpected=render_unexpected)
 
     @app.get("/", include_in_schema=True, tags=["health"], operation_id="get_health")
     async def get_health() -> str:
@@ -145,7 +158,7 @@ def _allowed_methods(request: Request) -> str:
     return ", ".join(sorted(methods))
 
 
-async def _render_unexpected(exc: Exception, request_id: str) -> tuple[int, bytes]:
+async def render_unexpected(exc: Exception, request_id: str) -> tuple[int, bytes]:
     log.error("request.unexpected_error", request_id=request_id, error_type=type(exc).__name__, exc_info=exc)
     error = InternalError(f"Unexpected failure; quote request id {request_id} when reporting it")
     return error.status, orjson.dumps(error.body())

@@ -18,6 +18,7 @@ from reelscope.rate_limit.storage import LimiterStorage, MemoryStorage, RedisSto
 from reelscope.worker.engine import JobEngine
 
 if TYPE_CHECKING:
+    from reelscope.contract.read_workers import ReadWorkers
     from reelscope.webhook.network import Resolver
 
 
@@ -36,6 +37,9 @@ class Runtime:
     # a static table here: the /v1 routes are shared by every app of a process, so FastAPI's
     # ``dependency_overrides`` cannot reach them (api.py)
     resolver: Resolver | None = None
+    # the processes that run the endpoints of reads not declared small (contract/read_workers.py, ADR
+    # 0040); None: every endpoint runs on the loop
+    read_workers: ReadWorkers | None = None
     _write_gate: asyncio.Lock | None = field(default=None, init=False, repr=False)
     _debits: DebitQueue | None = field(default=None, init=False, repr=False)
 
@@ -62,6 +66,8 @@ class Runtime:
         return self._debits
 
     async def close(self) -> None:
+        if self.read_workers is not None:
+            await self.read_workers.close()
         if self._debits is not None:
             await self._debits.aclose()
         if self.jobs is not None:
@@ -103,4 +109,10 @@ def build_runtime(settings: Settings, clock: Clock | None = None) -> Runtime:
     )
     runtime.jobs = JobEngine(settings, runtime.clock)
     runtime.jobs.bind(runtime.db)
+    # imported here: the contract's routes import this module
+    from reelscope.contract.read_workers import ReadWorkers, worker_count
+
+    workers = worker_count(settings)
+    if workers > 0:
+        runtime.read_workers = ReadWorkers(settings, workers)
     return runtime

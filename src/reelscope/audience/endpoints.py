@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from reelscope.audience import service
 from reelscope.audience.schemas import AudienceJobOut
-from reelscope.contract import ClockDep, PrincipalDep, SessionDep, v1_router
+from reelscope.contract import ClockDep, PrincipalDep, SessionDep, small_read, v1_router
 from reelscope.kit.schemas import Envelope, errors
 
 router = v1_router(prefix="/audience", tags=["audience"])
 
 
 @router.get("/snapshot/{job_id}", responses=errors(400, 404))
+@small_read
 async def get_audience_snapshot(
     job_id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep
 ) -> Envelope[AudienceJobOut]:

@@ -5,6 +5,9 @@ an endpoint is written.
   for GET, the request's write transaction otherwise), ``PrincipalDep``, ``ClockDep``, ``CallDep``
   (to ``settle`` a lower price). Parse, call one service function, return a schema.
 * ``@precomputed(QueryModel)`` for a charged read of a body computed ahead (contract/precomputed.py).
+* ``@small_read`` on a safe endpoint whose reads stay small at any catalog size (point reads, one page
+  over an index): it runs on the event loop. Every other read runs in a read worker process
+  (contract/read_workers.py, ADR 0040), so that no request holds the loop.
 * ``@starts_work`` on a GET endpoint that starts a job (§4.7 lookups): it runs like a non-safe request,
   in one write transaction with its debit and its Idempotency-Key.
 * ``@writes_nothing`` on a non-safe endpoint that creates nothing (§4.4 suggest-keywords): it runs like a
@@ -30,6 +33,8 @@ from reelscope.contract.route import (
     ContractRoute,
     client_ip,
     runs_as_write,
+    runs_on_loop,
+    small_read,
     starts_work,
     terms_of,
     v1_router,
@@ -51,7 +56,9 @@ __all__ = [
     "client_ip",
     "precomputed",
     "runs_as_write",
+    "runs_on_loop",
     "runtime_of",
+    "small_read",
     "starts_work",
     "terms_of",
     "v1_router",

@@ -39,12 +39,15 @@ from reelscope.billing.service import Debit
 from reelscope.contract import idempotency
 from reelscope.contract.calls import SAFE_METHODS, CallState
 from reelscope.contract.dependencies import runtime_of
+from reelscope.contract.read_workers import ReadWorkers, read_call
 from reelscope.kit.errors import Forbidden, InsufficientCredits, InvalidApiKey, MissingApiKey
 from reelscope.rate_limit import service as rate_limit_service
 from reelscope.rate_limit.features import feature_of
 from reelscope.runtime import Runtime
 
 V1_PREFIX = "/v1"
+# the status logged for a request whose client left before its answer (nginx's "client closed request")
+CLIENT_GONE = 499
 
 Handler = Callable[[Request], Coroutine[Any, Any, Response]]
 F = TypeVar("F", bound=Callable[..., Any])
@@ -78,11 +81,32 @@ def writes_nothing(endpoint: F) -> F:
     return endpoint
 
 
+def small_read(endpoint: F) -> F:
+    """Mark a safe endpoint whose reads stay small whatever the catalog's size: point reads by key, or
+    one page of rows found through an index, and little Python over them. It runs on the API's event
+    loop; every other read's endpoint runs in a read worker process (contract/read_workers.py, ADR
+    0040), so that none holds the loop. A read marked here that turns out long is logged as holding the
+    loop (kit/loop_watch.py). Read once, when the route is declared."""
+    endpoint.small_read = True  # type: ignore[attr-defined]
+    return endpoint
+
+
 def runs_as_write(method: str, endpoint: Callable[..., Any]) -> bool:
     """Whether a request runs in one write transaction (with Idempotency-Key), or reads (ADR 0019)."""
     if getattr(endpoint, "writes_nothing", False) is True:
         return False
     return method not in SAFE_METHODS or getattr(endpoint, "starts_work", False) is True
+
+
+def runs_on_loop(method: str, endpoint: Callable[..., Any]) -> bool:
+    """Whether a request's endpoint runs on the API's event loop: writes (their transaction is this
+    process's), reads marked ``@small_read`` and precomputed reads; the others run in a read worker
+    when the process has any (ADR 0040)."""
+    return (
+        runs_as_write(method, endpoint)
+        or getattr(endpoint, "small_read", False) is True
+        or getattr(endpoint, "direct", None) is not None
+    )
 
 
 def client_ip(request: Request) -> str:
@@ -100,12 +124,16 @@ class ContractRoute(APIRoute):
     def get_route_handler(self) -> Handler:
         direct: Handler | None = getattr(self.endpoint, "direct", None)
         inner = direct or super().get_route_handler()
+        # the endpoint without the contract: what a read worker runs (contract/read_workers.py)
+        self.endpoint_handler = inner
         operation = self.name
         price, feature = terms_of(operation, self.path_format)
         # the limiter counts per path template without the version prefix, as its keys always have
         counted_path = self.path_format.removeprefix(V1_PREFIX)
         # whether a safe (GET, HEAD) and another method's request of this route run as a write
         safe_writes, other_writes = runs_as_write("GET", self.endpoint), runs_as_write("POST", self.endpoint)
+        # whether they run on the loop or in a read worker (ADR 0040)
+        safe_on_loop, other_on_loop = runs_on_loop("GET", self.endpoint), runs_on_loop("POST", self.endpoint)
 
         async def handle(request: Request) -> Response:
             runtime = runtime_of(request)
@@ -132,17 +160,29 @@ class ContractRoute(APIRoute):
                 key_id=principal.key_id, endpoint=endpoint, limits=limits, now=now
             )
             call.rate = ticket.status
-            writes = other_writes if request.method not in SAFE_METHODS else safe_writes
+            safe = request.method in SAFE_METHODS
+            writes = safe_writes if safe else other_writes
             # after the count: §8.1 exempts only 401 and 402, and the 403 carries X-RateLimit-*; a
             # read-only key reads, so it may not start work either (a lookup's GET writes a paid job)
             if principal.scope == "read" and writes:
                 raise Forbidden("This API key is read-only")
+            cap = runtime.settings.team_max_in_flight
             try:
-                if not writes:
-                    return await _read_then_debit(request, runtime, call, inner, caller, now)
-                return await _in_one_transaction(request, runtime, call, inner, caller, now)
-            except InsufficientCredits:
-                # §8.1: a 402 does not count against the rate limit
+                # beyond the spec, for operators hosting many teams: at most ``cap`` requests of a team
+                # in flight at once, the next one refused at once (429, Retry-After: 1)
+                async with (
+                    nullcontext()
+                    if cap is None
+                    else runtime.limiter.in_flight(principal.team_id, call.request_id, cap, now)
+                ):
+                    if not writes:
+                        on_loop = safe_on_loop if safe else other_on_loop
+                        workers = None if on_loop else runtime.read_workers
+                        return await _read_then_debit(request, runtime, call, inner, caller, now, workers)
+                    return await _in_one_transaction(request, runtime, call, inner, caller, now)
+            except (InsufficientCredits, rate_limit_service.TeamBusy):
+                # §8.1: a 402 does not count against the rate limit; nor does a request refused for
+                # its team's requests in flight, which changes nothing
                 if await runtime.limiter.release(ticket):
                     call.rate = ticket.status.given_back()
                 raise
@@ -177,18 +217,33 @@ async def _read_then_debit(
     inner: Handler,
     caller: auth_service.Caller,
     now: datetime,
+    workers: ReadWorkers | None,
 ) -> Response:
-    """A safe request: the endpoint reads (a read session, opened on first use), then a 2xx is debited
-    through the group commit (billing/debits.py)."""
+    """A safe request: the endpoint reads (a read session, opened on first use), on the loop or, given
+    ``workers``, in a read worker (ADR 0040); then a 2xx is debited through the group commit
+    (billing/debits.py)."""
     # 402 before any work, unless an auto top-up may cover it: the debit refills if one is due
     if caller.balance < call.quoted and caller.auto_top_up_below is None:
         raise InsufficientCredits(required=call.quoted, remaining=caller.balance)
-    try:
-        response = await inner(request)
-    finally:
-        if call.session is not None:
-            await call.session.close()
-            call.session = None
+    if workers is not None:
+        body = await request.body()  # what the endpoint reads, if anything (a @writes_nothing POST)
+        reply = await workers.run(
+            caller.principal.team_id,
+            lambda: read_call(request, body, call, runtime.clock.now()),
+            request.is_disconnected,
+        )
+        if reply is None:  # the client left while its request waited for a worker: nothing ran
+            return Response(status_code=CLIENT_GONE)
+        response, call.settled = reply.response(), reply.settled
+        if await request.is_disconnected():  # nor is an answer the client left before charged
+            return response
+    else:
+        try:
+            response = await inner(request)
+        finally:
+            if call.session is not None:
+                await call.session.close()
+                call.session = None
     if not 200 <= response.status_code < 300 or call.final_price == 0:
         return response
     remaining = await runtime.debits.debit(_debit(call, caller, now))

@@ -53,10 +53,20 @@ class _FileAndScreen:
     warn = error = err = critical = exception = fatal = warning
 
 
+# how this process's logs were configured, for a child process to log the same way (contract/read_workers.py)
+_configured: dict[str, Any] = {}
+
+
+def logging_configuration() -> dict[str, Any]:
+    """The arguments of the last ``configure_logging`` call (none yet: empty, the defaults)."""
+    return dict(_configured)
+
+
 def configure_logging(level: str = "info", *, json: bool = False, file: Path | None = None) -> None:
     """Logs on stderr (std logging) and stdout (structlog); with ``file``, every line goes to that file
     and only warnings and worse to the screen (``serve`` on a terminal, issue 17: its welcome and demo
     key stay on screen)."""
+    _configured.update(level=level, json=json, file=file)
     logger_factory: Any = structlog.PrintLoggerFactory()
     if file is None:
         logging.basicConfig(format="%(message)s", stream=sys.stderr, level=level.upper())

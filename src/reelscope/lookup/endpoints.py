@@ -13,7 +13,7 @@ from typing import Annotated
 from fastapi import Path, Query, Response
 
 from reelscope.billing.prices import price_of
-from reelscope.contract import CallDep, ClockDep, PrincipalDep, SessionDep, starts_work, v1_router
+from reelscope.contract import CallDep, ClockDep, PrincipalDep, SessionDep, small_read, starts_work, v1_router
 from reelscope.kit.errors import ValidationFailed
 from reelscope.kit.platforms import Platform
 from reelscope.kit.schemas import Envelope, errors
@@ -45,6 +45,7 @@ SHALLOW_ONLY = (Platform.INSTAGRAM,)
 
 
 @router.get("/creator/status/{job_id}", response_model=Envelope[LookupJob], responses=errors(404))
+@small_read
 async def get_creator_lookup_status(
     job_id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep
 ) -> Response:
@@ -76,6 +77,7 @@ async def lookup_creator(
 
 
 @router.get("/sounds/status/{job_id}", response_model=Envelope[LookupJob], responses=errors(404))
+@small_read
 async def get_sound_lookup_status(
     job_id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep
 ) -> Response:
@@ -106,6 +108,7 @@ async def lookup_sound(
 
 
 @router.get("/hashtags/status/{job_id}", response_model=Envelope[LookupJob], responses=errors(404))
+@small_read
 async def get_hashtag_lookup_status(
     job_id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep
 ) -> Response:
@@ -205,6 +208,7 @@ async def create_video_outlier(
 
 
 @router.get("/video-outlier/status/{job_id}", response_model=Envelope[LookupJob], responses=errors(404))
+@small_read
 async def get_video_outlier_status(
     job_id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep
 ) -> Response:

@@ -1,4 +1,5 @@
-"""Fixed-window rate limits per API key and endpoint (spec §8.1) and the per-IP limiter (§5.5).
+"""Fixed-window rate limits per API key and endpoint (spec §8.1), the per-IP limiter (§5.5) and the
+optional cap on a team's requests in flight (issue 33 item 6, beyond the spec).
 
 When the limiter's store cannot answer (Redis down; ADR 0025) the limiter fails closed: a request it
 cannot count is refused with 503 ``service_unavailable`` (§7: temporarily unavailable, not billed, the
@@ -9,6 +10,8 @@ window (logged as ``rate_limit.release_failed``).
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import NamedTuple
 
@@ -41,6 +44,27 @@ class RateStatus(NamedTuple):
             "X-RateLimit-Remaining": str(self.remaining),
             "X-RateLimit-Reset": str(self.reset_at),
         }
+
+
+class TeamBusy(RateLimitExceeded):
+    """The team already has its most requests in flight (``REELSCOPE_TEAM_MAX_IN_FLIGHT``): a §7
+    ``rate_limit_exceeded`` whose window is the next second."""
+
+    def __init__(self, cap: int, now: datetime) -> None:
+        reset_at = int(now.timestamp()) + 1
+        super().__init__(
+            f"This team already has {cap} requests in flight; retry in 1 second",
+            extra={
+                "limit": cap,
+                "remaining": 0,
+                "reset_at": reset_at,
+                "reset_at_formatted": datetime.fromtimestamp(reset_at, UTC)
+                .isoformat()
+                .replace("+00:00", "Z"),
+                "retry_after": 1,
+            },
+            headers={"Retry-After": "1"},
+        )
 
 
 class Ticket(NamedTuple):
@@ -151,6 +175,29 @@ class RateLimiter:
             log.warning("rate_limit.release_failed", error=str(exc))
             return False
         return True
+
+    @asynccontextmanager
+    async def in_flight(self, team_id: str, request_id: str, cap: int, now: datetime) -> AsyncIterator[None]:
+        """Hold one of the team's ``cap`` places in flight for the block, or raise ``TeamBusy`` (429).
+
+        For operators who host many teams (``REELSCOPE_TEAM_MAX_IN_FLIGHT``, off by default): one team's
+        many slow requests then cannot take every worker and connection. Counted per process in memory,
+        across processes in Redis; a place a process could not give back lapses after
+        ``FLIGHT_LEASE_SECONDS``."""
+        try:
+            entered = await self.storage.enter_flight(team_id, request_id, cap, now.timestamp())
+        except LimiterUnavailable as exc:
+            log.warning("rate_limit.unavailable", error=str(exc))
+            raise ServiceUnavailable(LIMITER_DOWN) from exc
+        if not entered:
+            raise TeamBusy(cap, now)
+        try:
+            yield
+        finally:
+            try:
+                await self.storage.leave_flight(team_id, request_id)
+            except LimiterUnavailable as exc:
+                log.warning("rate_limit.leave_failed", error=str(exc))
 
     async def check_ip(self, ip: str, now: datetime) -> None:
         """About 20 quick tries, then about one per second (§5.5)."""

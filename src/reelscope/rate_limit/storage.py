@@ -1,4 +1,5 @@
-"""Counter storage for fixed-window limits and the per-IP token bucket.
+"""Counter storage for fixed-window limits, the per-IP token bucket and the optional per-team cap on
+requests in flight (``REELSCOPE_TEAM_MAX_IN_FLIGHT``, issue 33 item 6).
 
 In memory when embedded (one process); Redis when ``REELSCOPE_REDIS_URL`` is set, with Lua scripts so
 that checking every window and counting them is one atomic step (a rejected request consumes nothing).
@@ -44,6 +45,14 @@ class LimiterStorage(Protocol):
         """Token bucket for the per-IP limiter (§5.5)."""
         ...
 
+    async def enter_flight(self, team_id: str, request_id: str, cap: int, now: float) -> bool:
+        """Count a request of the team as in flight, unless ``cap`` of them already are."""
+        ...
+
+    async def leave_flight(self, team_id: str, request_id: str) -> None:
+        """The request has its answer: it is no longer in flight."""
+        ...
+
 
 _NONE_YET = (0, 0.0)
 
@@ -54,6 +63,7 @@ class MemoryStorage:
     def __init__(self) -> None:
         self._counts: dict[str, tuple[int, float]] = {}
         self._buckets: dict[str, tuple[float, float]] = {}
+        self._in_flight: dict[str, int] = {}
         self._lock = threading.Lock()
 
     async def hit(self, windows: list[WindowSpec], now: float) -> tuple[bool, list[int]]:
@@ -85,6 +95,22 @@ class MemoryStorage:
             if len(self._buckets) > 100_000:
                 self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 3600}
             return allowed
+
+    async def enter_flight(self, team_id: str, request_id: str, cap: int, now: float) -> bool:
+        with self._lock:
+            count = self._in_flight.get(team_id, 0)
+            if count >= cap:
+                return False
+            self._in_flight[team_id] = count + 1
+            return True
+
+    async def leave_flight(self, team_id: str, request_id: str) -> None:
+        with self._lock:
+            count = self._in_flight.get(team_id, 0) - 1
+            if count > 0:
+                self._in_flight[team_id] = count
+            else:
+                self._in_flight.pop(team_id, None)
 
 
 # KEYS: the window counters; ARGV: limit and ttl per window, in order.
@@ -134,6 +160,24 @@ return allowed
 """
 
 
+# KEYS[1]: the team's requests in flight (a sorted set: request id → when its lease ends);
+# ARGV: request id, cap, now, lease (seconds). A lease lapses a request a process never gave back
+# (the process died), so a crash costs the team a slot for the lease's length at most
+_ENTER_FLIGHT_SCRIPT = """
+local now = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
+redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(ARGV[4])) + 60)
+return 1
+"""
+
+# a request in flight longer than this stops counting (see _ENTER_FLIGHT_SCRIPT)
+FLIGHT_LEASE_SECONDS = 600
+
+
 class RedisStorage:
     def __init__(self, redis: Redis, prefix: str = "reelscope:rl:") -> None:
         self._redis = redis
@@ -141,6 +185,7 @@ class RedisStorage:
         self._hit = redis.register_script(_HIT_SCRIPT)
         self._release = redis.register_script(_RELEASE_SCRIPT)
         self._bucket = redis.register_script(_BUCKET_SCRIPT)
+        self._enter_flight = redis.register_script(_ENTER_FLIGHT_SCRIPT)
 
     async def hit(self, windows: list[WindowSpec], now: float) -> tuple[bool, list[int]]:
         keys = [self._prefix + w.key for w in windows]
@@ -168,6 +213,21 @@ class RedisStorage:
         except RedisError as exc:
             raise LimiterUnavailable(str(exc)) from exc
         return bool(int(result))
+
+    async def enter_flight(self, team_id: str, request_id: str, cap: int, now: float) -> bool:
+        try:
+            result = await self._enter_flight(
+                keys=[self._prefix + "flight:" + team_id], args=[request_id, cap, now, FLIGHT_LEASE_SECONDS]
+            )
+        except RedisError as exc:
+            raise LimiterUnavailable(str(exc)) from exc
+        return bool(int(result))
+
+    async def leave_flight(self, team_id: str, request_id: str) -> None:
+        try:
+            await self._redis.zrem(self._prefix + "flight:" + team_id, request_id)
+        except RedisError as exc:
+            raise LimiterUnavailable(str(exc)) from exc
 
 
 def ceil_seconds(value: float) -> int:

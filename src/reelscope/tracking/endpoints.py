@@ -13,7 +13,7 @@ from fastapi import Depends, Query, Response
 from reelscope.audience import service as audience_service
 from reelscope.audience.schemas import AudienceJobOut, AudiencePart
 from reelscope.collectors.registry import build_sources
-from reelscope.contract import CallDep, ClockDep, PrincipalDep, RuntimeDep, SessionDep, v1_router
+from reelscope.contract import CallDep, ClockDep, PrincipalDep, RuntimeDep, SessionDep, small_read, v1_router
 from reelscope.dashboard.links import Links, links_for
 from reelscope.kit.pagination import Page
 from reelscope.kit.schemas import Envelope, errors
@@ -263,6 +263,7 @@ async def create_creator_audience_refresh(
 
 
 @router.get("/creators/{id}/audience-refresh/{job_id}", responses=errors(400, 404))
+@small_read
 async def get_creator_audience_refresh(
     id: str, job_id: str, session: SessionDep, principal: PrincipalDep, clock: ClockDep
 ) -> Envelope[AudienceJobOut]:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import Query
 
-from reelscope.contract import ClockDep, RuntimeDep, SessionDep, v1_router
+from reelscope.contract import ClockDep, RuntimeDep, SessionDep, small_read, v1_router
 from reelscope.kit.responses import FastJSON
 from reelscope.kit.schemas import Envelope, errors
 from reelscope.trend import service as trend_service
@@ -16,6 +16,7 @@ router = v1_router(prefix="/trends", tags=["trends"])
 
 
 @router.get("/regions")
+@small_read
 async def list_trend_regions(session: SessionDep) -> Envelope[list[Region]]:
     """The trend regions, discovered at runtime (free)."""
     regions = await trend_service.regions(session)

@@ -10,7 +10,7 @@ from uuid import UUID
 
 from fastapi import Body, Depends, Query, Request, Response
 
-from reelscope.contract import ClockDep, PrincipalDep, SessionDep, runtime_of, v1_router
+from reelscope.contract import ClockDep, PrincipalDep, SessionDep, runtime_of, small_read, v1_router
 from reelscope.kit.schemas import errors
 from reelscope.webhook import service as webhook_service
 from reelscope.webhook.network import AddressGuard, guard_from_settings
@@ -47,6 +47,7 @@ async def create_webhook(
 
 
 @router.get("", responses=errors(400))
+@small_read
 async def list_webhooks(session: SessionDep, principal: PrincipalDep) -> list[WebhookEndpointOut]:
     """Every webhook of the team, newest first, not paged, `inactive` ones included (free)."""
     endpoints = await webhook_service.list_endpoints(session, principal.team_id)
@@ -54,6 +55,7 @@ async def list_webhooks(session: SessionDep, principal: PrincipalDep) -> list[We
 
 
 @router.get("/{webhook_id}", responses=errors(400, 404))
+@small_read
 async def get_webhook(webhook_id: UUID, session: SessionDep, principal: PrincipalDep) -> WebhookEndpointOut:
     """One webhook endpoint (free)."""
     endpoint = await webhook_service.get_endpoint(session, principal.team_id, str(webhook_id))
@@ -121,6 +123,7 @@ async def send_webhook_test(
 
 
 @router.get("/{webhook_id}/deliveries", responses=errors(400, 404))
+@small_read
 async def list_webhook_deliveries(
     webhook_id: UUID,
     query: Annotated[DeliveryLogQuery, Query()],

@@ -1,0 +1,290 @@
+"""Read workers: the processes that run the endpoints of reads not declared small (issue 33, ADR 0040).
+
+The API's event loop answers every request: it runs the request contract (authentication, rate limit,
+price check, debit) and the endpoints of reads declared small (``@small_read``, ``@precomputed``: point
+reads and bodies computed ahead). Any other safe request's endpoint runs in one of
+``REELSCOPE_READ_WORKERS`` worker processes, so a read that aggregates for a second holds a worker,
+never the loop everyone else is answered by:
+
+* **Processes, not threads.** A thread running Python holds the GIL; the loop then waits up to the
+  switch interval (5 ms) every time it takes the GIL back after a system call, several times a request.
+  Measured with a 2-core box's loop answering ``GET /`` on 2 connections while 8 others ran 30 ms of
+  Python each: threads kept 0.22-0.5 of its throughput, processes 0.46-0.5, processes at a lower CPU
+  priority 0.9-1.4 (ADR 0040). So the workers run at ``NICENESS``: when the machine is short of CPU,
+  the loop (the contract, the cheap reads) goes first and the long reads wait.
+* **A fair gate in front** (kit/fair_gate.py): one request per worker at a time, and the waiting
+  requests served in turn by team, so a team that sends fifty long reads waits behind itself and
+  another team's read waits for one turn.
+* **The contract stays here.** A worker gets what the endpoint reads (method, path, query string,
+  headers, path parameters, the caller, the quote, the moment) and sends back the response's status,
+  headers and body and any price the endpoint settled; the debit is made here, after a 2xx, as for a
+  read on the loop. Exceptions the endpoint raises are rendered in the worker by the app's own handlers,
+  so errors have the same bodies either way; an unexpected one is logged there with the request id.
+* A worker is one process with its own ``Runtime`` (database engine, read caches) and the same routes;
+  its clock answers the moment the API process gave the call (tests' manual clock holds across).
+
+``REELSCOPE_READ_WORKERS=0`` runs every endpoint on the loop, as before (the tests do, but for those of
+this module; so does a machine with one core by default).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import os
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from datetime import datetime
+from multiprocessing import get_context
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import Message
+
+from reelscope.auth.service import Principal
+from reelscope.config import Settings
+from reelscope.contract.calls import CallState
+from reelscope.kit.errors import ServiceUnavailable
+from reelscope.kit.fair_gate import FairGate
+from reelscope.kit.logging import configure_logging, get_logger, logging_configuration
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+log = get_logger(__name__)
+
+# a worker's CPU priority below the API process's (0): nice 10 weighs about a tenth of nice 0 in Linux's
+# scheduler, so a busy machine gives the loop its share first and the long reads what remains
+NICENESS = 10
+# what a worker needs of the request's ASGI scope (all of it plain data)
+_SCOPE_KEYS = (
+    "type",
+    "http_version",
+    "method",
+    "scheme",
+    "path",
+    "raw_path",
+    "root_path",
+    "query_string",
+    "headers",
+    "client",
+    "server",
+    "path_params",
+)
+
+
+@dataclass(frozen=True)
+class ReadCall:
+    """One endpoint call sent to a worker."""
+
+    operation: str
+    scope: dict[str, Any]
+    body: bytes
+    request_id: str
+    principal: Principal
+    quoted: int
+    now: datetime
+
+
+@dataclass(frozen=True)
+class ReadReply:
+    status: int
+    headers: list[tuple[bytes, bytes]]
+    body: bytes
+    settled: int | None
+
+    def response(self) -> Response:
+        response = Response(status_code=self.status)
+        response.body = self.body
+        response.raw_headers = self.headers
+        return response
+
+
+def read_call(request: Request, body: bytes, call: CallState, now: datetime) -> ReadCall:
+    """What a worker needs of a request: ``body`` is what it was sent (a ``@writes_nothing`` POST's JSON)."""
+    assert call.principal is not None  # the contract identified the caller first
+    return ReadCall(
+        operation=call.operation,
+        scope={key: request.scope[key] for key in _SCOPE_KEYS if key in request.scope},
+        body=body,
+        request_id=call.request_id,
+        principal=call.principal,
+        quoted=call.quoted,
+        now=now,
+    )
+
+
+def worker_count(settings: Settings) -> int:
+    """``REELSCOPE_READ_WORKERS``, or by default one fewer than the CPUs: the loop keeps one (none on a
+    single CPU, where a worker could only take the loop's time)."""
+    if settings.read_workers is not None:
+        return settings.read_workers
+    return max(0, (os.cpu_count() or 1) - 1)
+
+
+class ReadWorkers:
+    """The worker processes of one API process, and the fair gate in front of them."""
+
+    def __init__(self, settings: Settings, count: int) -> None:
+        if count < 1:
+            raise ValueError("read workers need at least one process")
+        self._settings = settings
+        self._count = count
+        self._gate = FairGate(count)
+        self._pool: ProcessPoolExecutor | None = None
+        self._warming: list[Future[int]] = []
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self._count,
+                mp_context=get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(self._settings, logging_configuration()),
+            )
+        return self._pool
+
+    def start(self) -> None:
+        """Start the workers now rather than on the first long read (each imports the app, ~2 s)."""
+        pool = self._executor()
+        self._warming = [pool.submit(os.getpid) for _ in range(self._count)]
+
+    async def run(
+        self, owner: str, build: Callable[[], ReadCall], gone: Callable[[], Awaitable[bool]]
+    ) -> ReadReply | None:
+        """The endpoint's response, computed by a worker once ``owner`` (the team) has its turn; the call
+        is built then, so that its moment is when the endpoint runs. None when the client is ``gone`` by
+        then: a read nobody waits for any more is not run (issue 33: clients that gave up on a queue of
+        long reads were still served, and charged, one after the other)."""
+        async with self._gate.slot(owner):
+            if await gone():
+                return None
+            call = build()
+            pool = self._executor()
+            try:
+                return await asyncio.get_running_loop().run_in_executor(pool, _serve, call)
+            except BrokenProcessPool as exc:
+                # a worker died (killed, out of memory): the next call starts a new pool
+                log.error("read_workers.broken", operation=call.operation, request_id=call.request_id)
+                if self._pool is pool:
+                    self._pool = None
+                    pool.shutdown(wait=False, cancel_futures=True)
+                raise ServiceUnavailable("A read worker stopped; retry the request") from exc
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+
+
+# --- in the worker process --------------------------------------------------------------------------
+
+
+class _CallClock:
+    """A worker's clock: the moment the API process gave the call it is serving."""
+
+    moment: datetime
+
+    def now(self) -> datetime:
+        return self.moment
+
+
+def _receive(body: bytes) -> Callable[[], Awaitable[Message]]:
+    async def receive() -> Message:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return receive
+
+
+class _Worker:
+    def __init__(self, settings: Settings) -> None:
+        # imported here: the app imports the contract, which imports this module
+        from reelscope.contract.route import ContractRoute
+        from reelscope.kit.db import create_database
+        from reelscope.main import create_app
+        from reelscope.rate_limit.service import RateLimiter
+        from reelscope.rate_limit.storage import MemoryStorage
+        from reelscope.runtime import Runtime
+
+        self.loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(self.loop)
+        self.clock = _CallClock()
+        runtime = Runtime(
+            settings=settings,
+            clock=self.clock,
+            db=create_database(settings.effective_database_url, echo=settings.sql_echo),
+            # never asked: the API process counts requests
+            limiter=RateLimiter(MemoryStorage(), ip_burst=1, ip_refill_per_second=1.0),
+        )
+        self.app: FastAPI = create_app(runtime=runtime)
+        self.routes = {route.name: route for route in self.app.routes if isinstance(route, ContractRoute)}
+
+    def serve(self, call: ReadCall) -> ReadReply:
+        return self.loop.run_until_complete(self._serve(call))
+
+    async def _serve(self, call: ReadCall) -> ReadReply:
+        route = self.routes[call.operation]
+        self.clock.moment = call.now
+        state = CallState(
+            operation=call.operation, request_id=call.request_id, principal=call.principal, quoted=call.quoted
+        )
+        scope: dict[str, Any] = {
+            **call.scope,
+            "app": self.app,
+            "route": route,
+            "endpoint": route.endpoint,
+            "state": {"request_id": call.request_id, "call": state},
+        }
+        request = Request(scope, _receive(call.body))
+        async with AsyncExitStack() as stack:
+            # what FastAPI's middleware and request_response put in the scope for its handler
+            scope["fastapi_middleware_astack"] = scope["fastapi_inner_astack"] = stack
+            scope["fastapi_function_astack"] = stack
+            try:
+                response = await route.endpoint_handler(request)
+            except Exception as exc:
+                response = await self._error_response(request, exc, call.request_id)
+            finally:
+                if state.session is not None:
+                    await state.session.close()
+        return ReadReply(
+            status=response.status_code,
+            headers=list(response.raw_headers),
+            body=bytes(response.body),
+            settled=state.settled,
+        )
+
+    async def _error_response(self, request: Request, exc: Exception, request_id: str) -> Response:
+        """The response the API process would have made of ``exc``: the app's handler for its class, or
+        the 500 of an unexpected failure (logged here, with the request id)."""
+        from reelscope.main import render_unexpected
+
+        for cls in type(exc).__mro__:
+            handler = self.app.exception_handlers.get(cls)
+            if handler is not None:
+                response = handler(request, exc)
+                return await response if inspect.isawaitable(response) else response
+        status, body = await render_unexpected(exc, request_id)
+        return Response(content=body, status_code=status, media_type="application/json")
+
+
+_worker: _Worker | None = None
+
+
+def _start_worker(settings: Settings, logging: dict[str, Any]) -> None:
+    """A worker process's start (``ProcessPoolExecutor``'s initializer): lower priority, logs as the
+    API process logs, then the app."""
+    global _worker
+    os.nice(NICENESS)
+    if logging:
+        configure_logging(**logging)
+    _worker = _Worker(settings)
+
+
+def _serve(call: ReadCall) -> ReadReply:
+    assert _worker is not None, "a read worker serves only after its start"
+    return _worker.serve(call)

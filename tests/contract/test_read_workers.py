@@ -1,0 +1,150 @@
+"""Reads not declared small run in a read worker process (issue 33, ADR 0040): a client gets the same
+answer, charged the same, as when the endpoint runs on the event loop, and while one read waits in the
+worker the loop goes on answering everyone else.
+
+Each test starts one worker process (a couple of seconds: it imports the app), hence the marker."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import timedelta
+
+import httpx
+import pytest
+from sqlalchemy import text
+
+from reelscope.collectors.base import SoundRecord
+from reelscope.contract.read_workers import ReadCall, ReadWorkers
+from reelscope.kit.clock import ManualClock
+from reelscope.kit.platforms import Platform
+from reelscope.runtime import Runtime
+from tests.catalog_builders import ingest, video
+from tests.conftest import TeamKey
+from tests.kit.test_errors import assert_error
+from tests.sound.test_endpoints import ESPRESSO, sound_id
+
+pytestmark = pytest.mark.process
+
+LOFI = SoundRecord(platform=Platform.TIKTOK, external_id="s-lofi", title="Lo-fi beat", usage_count=900)
+
+
+@pytest.fixture
+async def sounds(runtime: Runtime, clock: ManualClock) -> None:
+    """Two sounds used by videos of the last few days (the manual clock's days: the worker must read the
+    same moment as the loop)."""
+    now = clock.now()
+    records = [
+        video(f"e{i}", now - timedelta(days=1 + i), sound=ESPRESSO, views=1000 * (i + 1)) for i in range(3)
+    ]
+    records.append(video("l0", now - timedelta(days=2), sound=LOFI, views=50))
+    await ingest(runtime, *records)
+
+
+@pytest.fixture
+def workers(runtime: Runtime) -> ReadWorkers:
+    """One read worker for the test's runtime (closed with it)."""
+    runtime.read_workers = ReadWorkers(runtime.settings, 1)
+    return runtime.read_workers
+
+
+async def balance(client: httpx.AsyncClient, team: TeamKey) -> int:
+    response = await client.get("/v1/account/balance", headers=team.headers)
+    assert response.status_code == 200
+    return int(response.json()["data"]["credits_remaining"])
+
+
+@pytest.mark.both_databases
+class TestSameAnswer:
+    async def test_a_read_in_a_worker_answers_and_charges_as_on_the_loop(
+        self,
+        client: httpx.AsyncClient,
+        runtime: Runtime,
+        team: TeamKey,
+        sounds: None,
+        workers: ReadWorkers,
+    ) -> None:
+        in_worker = await client.get("/v1/sounds/trending", headers=team.headers)
+        assert in_worker.status_code == 200, in_worker.text
+        assert in_worker.headers["X-Credits-Used"] == "25"
+        assert [item["id"] for item in in_worker.json()["data"]][:2] == [sound_id(ESPRESSO), sound_id(LOFI)]
+        # a price the endpoint settles there is the one charged: +$0.10 only for the request that made
+        # the resolution (§4.7), which the worker wrote
+        resolve = f"/v1/sounds/{sound_id(ESPRESSO)}?resolve=true"
+        assert (await client.get(resolve, headers=team.headers)).headers["X-Credits-Used"] == "15"
+        assert (await client.get(resolve, headers=team.headers)).headers["X-Credits-Used"] == "5"
+        assert await balance(client, team) == 1000 - 25 - 15 - 5
+        runtime.read_workers = None
+        on_loop = await client.get("/v1/sounds/trending", headers=team.headers)
+        assert on_loop.status_code == 200
+        assert in_worker.json() == on_loop.json()
+
+
+class TestOtherRequests:
+    async def test_a_post_that_writes_nothing_gets_its_body_in_the_worker(
+        self, client: httpx.AsyncClient, runtime: Runtime, team: TeamKey, sounds: None, workers: ReadWorkers
+    ) -> None:
+        """§4.4 suggest-keywords (``@writes_nothing``) runs like a read, so in a worker, with its JSON."""
+        body = {"intent": "espresso latte art at home", "mode": "create"}
+        in_worker = await client.post("/v1/agents/suggest-keywords", json=body, headers=team.headers)
+        assert in_worker.status_code == 200, in_worker.text
+        runtime.read_workers = None
+        on_loop = await client.post("/v1/agents/suggest-keywords", json=body, headers=team.headers)
+        assert in_worker.json() == on_loop.json()
+        assert in_worker.json()["data"]["keywords"]
+
+    async def test_a_read_whose_client_left_before_its_turn_is_not_run(self, runtime: Runtime) -> None:
+        workers = ReadWorkers(runtime.settings, 1)
+
+        async def gone() -> bool:
+            return True
+
+        def build() -> ReadCall:
+            raise AssertionError("not built: nothing is sent to a worker")
+
+        assert await workers.run("team", build, gone) is None
+        await workers.close()
+
+
+class TestErrors:
+    async def test_an_error_raised_in_the_worker_has_its_spec_body_and_charges_nothing(
+        self, client: httpx.AsyncClient, runtime: Runtime, team: TeamKey, workers: ReadWorkers
+    ) -> None:
+        missing = await client.get("/v1/sounds/no-such-sound", headers=team.headers)
+        assert_error(missing, 404, "not_found")
+        invalid = await client.get("/v1/sounds/trending?limit=zero", headers=team.headers)
+        body = assert_error(invalid, 400, "validation_error")
+        runtime.read_workers = None
+        assert (await client.get("/v1/sounds/no-such-sound", headers=team.headers)).json() == missing.json()
+        assert (await client.get("/v1/sounds/trending?limit=zero", headers=team.headers)).json() == body
+        assert await balance(client, team) == 1000
+
+
+async def wait_for_a_blocked_read(runtime: Runtime) -> None:
+    deadline = time.monotonic() + 60  # the worker process starts first: a couple of seconds
+    while time.monotonic() < deadline:
+        async with runtime.db.transaction(write=False) as session:
+            waiting = await session.scalar(text("SELECT count(*) FROM pg_locks WHERE NOT granted"))
+        if waiting:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the read never reached the locked table")
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+class TestWhileAReadWaits:
+    async def test_the_loop_answers_others_meanwhile(
+        self, client: httpx.AsyncClient, runtime: Runtime, team: TeamKey, sounds: None, workers: ReadWorkers
+    ) -> None:
+        async with runtime.db.transaction() as lock:
+            # another transaction holds the sounds table: a read of it waits, in the worker
+            await lock.execute(text("LOCK TABLE sounds IN ACCESS EXCLUSIVE MODE"))
+            waiting = asyncio.create_task(client.get("/v1/sounds/trending", headers=team.headers))
+            await wait_for_a_blocked_read(runtime)
+            assert (await client.get("/")).status_code == 200
+            assert await balance(client, team) == 1000
+            assert not waiting.done()
+        response = await waiting
+        assert response.status_code == 200
+        assert await balance(client, team) == 1000 - 25
