@@ -81,3 +81,32 @@ TICKS: list[str] = []
 async def tick(ctx: TaskContext) -> None:
     """A fixed system job (like the ~2 h momentum refresh): runs on the periodic consumer."""
     TICKS.append(threading.current_thread().name)
+
+
+class Hold:
+    """A long background job under the test's control: ``started`` is released as each one begins, and
+    each waits for ``release`` (set by the test) before it ends."""
+
+    def __init__(self) -> None:
+        self.started = threading.Semaphore(0)
+        self.release = threading.Event()
+
+
+HOLDS: dict[str, Hold] = {}
+# user jobs that have started, by label
+STARTED: dict[str, threading.Event] = {}
+
+
+@task("test.hold", background=True)
+async def hold(ctx: TaskContext, *, label: str) -> None:
+    """Upkeep that keeps its background worker until the test lets it go (at most a minute)."""
+    held = HOLDS[label]
+    held.started.release()
+    await asyncio.to_thread(held.release.wait, 60)
+
+
+@task("test.signal")
+async def signal(ctx: TaskContext, *, label: str) -> dict[str, str]:
+    """User work that says it started."""
+    STARTED[label].set()
+    return {"label": label}

@@ -154,7 +154,7 @@ class TestLostMessages:
         self, runtime: Runtime, jobs: JobEngine, team: TeamKey, clock: ManualClock
     ) -> None:
         job_id = await create(runtime, clock, "test.credit", params={"team_id": team.team_id})
-        jobs.send([Message(job_id=job_id)])
+        jobs.send([Message(task="test.credit", job_id=job_id)])
         jobs.drain()
         assert (await load(runtime, job_id)).attempts == 1
         assert await effects(runtime, job_id) == 1

@@ -52,7 +52,7 @@ async def ensure_schedules(session: AsyncSession, now: datetime) -> int:
     return created
 
 
-@task(RUN_TASK)
+@task(RUN_TASK, background=True)
 async def run(ctx: TaskContext, *, region: str, scheduled_for: str | None = None, **_: Any) -> dict[str, Any]:
     at = datetime.fromisoformat(scheduled_for.replace("Z", "+00:00")) if scheduled_for else ctx.now()
     finish = ctx.complete if ctx.job is not None else None
@@ -89,7 +89,7 @@ async def ensure_run_schedules(ctx: TaskContext) -> dict[str, int]:
         return {"created": await ensure_schedules(session, ctx.now())}
 
 
-@task("trend.backfill")
+@task("trend.backfill", background=True)
 async def backfill(
     ctx: TaskContext,
     *,

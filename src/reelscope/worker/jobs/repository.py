@@ -247,8 +247,8 @@ async def release_lost_leases(
 
 async def mark_due_enqueued(
     session: AsyncSession, now: datetime, *, stale_before: datetime, limit: int
-) -> list[str]:
-    """Jobs that should be running and whose message is missing or stale; marks them sent now.
+) -> list[tuple[str, str]]:
+    """Jobs that should be running and whose message is missing or stale, as (id, task); marks them sent.
 
     Due: a retry whose time has come and was not sent for it, or a message sent before ``stale_before``
     that no worker took (lost). ``SKIP LOCKED`` on PostgreSQL lets two dispatchers split the work; the
@@ -269,7 +269,7 @@ async def mark_due_enqueued(
         update(Job)
         .where(Job.id.in_(candidates.scalar_subquery()), due)
         .values(enqueued_at=now)
-        .returning(Job.id)
+        .returning(Job.id, Job.task)
         .execution_options(synchronize_session=False)
     )
-    return [r[0] for r in (await session.execute(stmt)).all()]
+    return [(r[0], r[1]) for r in (await session.execute(stmt)).all()]
