@@ -33,7 +33,7 @@ from typing import Any
 from meta import machine
 
 from reelscope.analysis.text import normalize_hashtag
-from reelscope.analysis.trends import DetectedTrend, FeatureMemo, Post
+from reelscope.analysis.trends import DetectedTrend, Post
 from reelscope.catalog.reads import CountryPost
 from reelscope.collectors.sandbox import SandboxConnector
 from reelscope.collectors.sandbox.trends import PlantedTrend, ground_truth
@@ -111,11 +111,15 @@ def evaluate(region: TrendRegion, posts: list[CountryPost], start: datetime, end
     truth = ground_truth(SEED, region.code, start - timedelta(days=6), end)
     detections: dict[str, tuple[DetectedTrend, datetime, bool]] = {}
     first_hit: dict[tuple[str, str], datetime] = {}
-    memo = FeatureMemo(trend_runs.PARAMS)  # each post's features once, as the scheduled runs keep them
+    # the windows move from run to run, as a sequence of scheduled runs keeps them
+    populations = trend_runs.Populations([region.code])
+    read_until: datetime | None = None
     for at in times:
         lo, hi = trend_runs.window(at)
-        window = posts[bisect.bisect_right(stamps, lo) : bisect.bisect_right(stamps, hi)]
-        detection = trend_runs.detect_region(region, window, at, memo)
+        since = lo if read_until is None else max(lo, read_until)
+        populations.add(posts[bisect.bisect_right(stamps, since) : bisect.bisect_right(stamps, hi)])
+        read_until = hi
+        detection = trend_runs.detect_region(region, populations, at)
         found = [*detection.trends, *(p.trend for p in detection.promotions)]
         for trend in found:
             active = [b for b in truth if b.start - GRACE <= at <= b.end + GRACE]

@@ -7,8 +7,7 @@ run record and the event are one transaction, so a run either lands whole or not
 from __future__ import annotations
 
 import asyncio
-from collections import defaultdict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -21,11 +20,10 @@ from reelscope.analysis.trends import (
     DetectedTrend,
     DetectionParams,
     FeatureMemo,
-    FeaturesOf,
-    Post,
+    FeatureWindows,
     Promotion,
-    detect,
     promote,
+    trends_at,
 )
 from reelscope.catalog import reads as catalog_reads
 from reelscope.catalog.reads import CountryPost
@@ -65,38 +63,69 @@ def window(at: datetime) -> tuple[datetime, datetime]:
     return at - PARAMS.recent - PARAMS.baseline, at
 
 
-def detect_region(
-    region: TrendRegion, posts: Sequence[CountryPost], at: datetime, features: FeaturesOf | None = None
-) -> Detection:
-    """Pure: detection for one region. Countries look at their own videos; ``global`` looks at all of
-    them natively and promotes what two or more countries found independently (§2.5)."""
+class Populations:
+    """The posts runs detect among, one ``FeatureWindows`` per population: each country's posts (a
+    country's runs, and ``global``'s look at every country) and every post (``global``'s own). Posts are
+    ``add``-ed as they are read; a run advances the windows it reads to its time, so a sequence of runs in
+    time order counts each post into and out of each window once (``FeatureWindows``)."""
+
+    def __init__(self, regions: Iterable[str], memo: FeatureMemo | None = None) -> None:
+        self.memo = memo if memo is not None else FeatureMemo(PARAMS)
+        regions = set(regions)
+        # global needs every country and every post; a country region only its own posts
+        self.every_country = GLOBAL in regions
+        self.windows: dict[str | None, FeatureWindows] = {}
+        if self.every_country:
+            self.windows[None] = FeatureWindows(PARAMS, self.memo)
+        for code in regions - {GLOBAL}:
+            self.windows[code] = FeatureWindows(PARAMS, self.memo)
+
+    def add(self, posts: Iterable[CountryPost]) -> None:
+        everyone = self.windows.get(None)
+        for item in posts:
+            if everyone is not None:
+                everyone.add((item.post,))
+            if not item.country:
+                continue
+            windows = self.windows.get(item.country)
+            if windows is None and self.every_country:
+                windows = self.windows[item.country] = FeatureWindows(PARAMS, self.memo)
+            if windows is not None:
+                windows.add((item.post,))
+
+    def at(self, code: str | None, at: datetime) -> FeatureWindows:
+        windows = self.windows[code]
+        windows.advance(at)
+        return windows
+
+    def countries(self) -> list[str]:
+        return sorted(code for code in self.windows if code is not None)
+
+    def forget_old_features(self) -> None:
+        """Keep the memo to the posts some window still holds, once it has grown well past them."""
+        if len(self.memo) > 2 * max(map(len, self.windows.values()), default=0) + 10_000:
+            self.memo.keep(set().union(*(w.video_ids() for w in self.windows.values())))
+
+
+def detect_region(region: TrendRegion, populations: Populations, at: datetime) -> Detection:
+    """Detection for one region's run at ``at``. Countries look at their own videos; ``global`` looks at
+    all of them natively and promotes what two or more countries found independently (§2.5)."""
     if region.code != GLOBAL:
-        return Detection(
-            trends=detect([p.post for p in posts if p.country == region.code], at, PARAMS, features)
-        )
-    by_country: dict[str, list[Post]] = defaultdict(list)
-    for item in posts:
-        if item.country:
-            by_country[item.country].append(item.post)
-    country_trends = {
-        country: detect(country_posts, at, PARAMS, features)
-        for country, country_posts in by_country.items()
-        if len(country_posts) >= MIN_COUNTRY_POSTS
-    }
-    return Detection(
-        trends=detect([p.post for p in posts], at, PARAMS, features), promotions=promote(country_trends)
-    )
+        return Detection(trends=trends_at(populations.at(region.code, at)))
+    country_trends = {}
+    for country in populations.countries():
+        windows = populations.at(country, at)
+        if len(windows) >= MIN_COUNTRY_POSTS:
+            country_trends[country] = trends_at(windows)
+    return Detection(trends=trends_at(populations.at(None, at)), promotions=promote(country_trends))
 
 
-async def detect_off_loop(
-    region: TrendRegion, posts: Sequence[CountryPost], at: datetime, features: FeaturesOf | None = None
-) -> Detection:
+async def detect_off_loop(region: TrendRegion, populations: Populations, at: datetime) -> Detection:
     """``detect_region`` in a worker thread, so the event loop stays free (ARCHITECTURE §5)."""
-    return await asyncio.to_thread(detect_region, region, posts, at, features)
+    return await asyncio.to_thread(detect_region, region, populations, at)
 
 
-async def load_posts(db: Database, at: datetime) -> list[CountryPost]:
-    since, until = window(at)
+async def load_posts(db: Database, since: datetime, until: datetime) -> list[CountryPost]:
     async with db.transaction(write=False) as session:
         return await catalog_reads.posts_for_detection(session, since, until)
 
@@ -246,8 +275,9 @@ async def run_region(
         region = await trend_service.region_or_400(session, region_code)
         done_before = await repository.get_run(session, region.code, scheduled_for) is not None
     if not done_before:
-        posts = await load_posts(db, scheduled_for)
-        detection = await detect_off_loop(region, posts, scheduled_for)
+        populations = Populations([region.code])
+        populations.add(await load_posts(db, *window(scheduled_for)))
+        detection = await detect_off_loop(region, populations, scheduled_for)
     async with db.transaction() as session:
         run = None
         if not done_before:
@@ -291,35 +321,100 @@ def backfill_times(timezone: str, now: datetime, days: int) -> list[datetime]:
     return scheduled_times(timezone, datetime(first.year, first.month, first.day, tzinfo=zone), now)
 
 
-class PostWindow:
-    """The detection input of runs taken in time order: each run's window is read once, and only
-    the part beyond what the previous run read (a period of months is never in memory at once)."""
+class PostReader:
+    """Reads the posts of runs taken in time order: each run's window once, and only the part beyond
+    what the previous run read (a period of months is never in memory at once)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self.posts: list[CountryPost] = []
-        self.since: datetime | None = None
         self.until: datetime | None = None
 
-    async def _read(self, since: datetime, until: datetime) -> list[CountryPost]:
-        async with self.db.transaction(write=False) as session:
-            return await catalog_reads.posts_for_detection(session, since, until)
-
-    async def at(self, at: datetime) -> list[CountryPost]:
+    async def up_to(self, at: datetime) -> list[CountryPost]:
+        """The posts of the run at ``at``'s window not read before."""
         start, end = window(at)
-        if self.since is None or self.until is None or start < self.since or start >= self.until:
-            self.posts, self.since, self.until = await self._read(start, end), start, end
-        elif end > self.until:
-            self.posts += await self._read(self.until, end)
-            self.until = end
-        if start > self.since:
-            self.posts = [p for p in self.posts if p.post.posted_at > start]
-            self.since = start
-        return [p for p in self.posts if p.post.posted_at <= end]
+        since = start if self.until is None or self.until < start else self.until
+        if end <= since:
+            return []
+        self.until = end
+        return await load_posts(self.db, since, end)
 
 
 # called after each planned run: (region, scheduled_for, stored now)
 OnRun = Callable[[TrendRegion, datetime, bool], None]
+
+
+class RunSequence:
+    """Planned runs stored in time order, skipping runs stored before (by anyone: the scheduler of a
+    running server included). Each run is the scheduled run's own detection and merge (``store``), so
+    groups come out as live runs make them; the windows move from run to run (``Populations``).
+
+    ``announce`` says which runs publish their §6.3 event (none by default: the events of past runs
+    would describe the past). With ``replay_momentum`` each stored run also reads the exemplars' views
+    as the catalog's snapshots had them at the run time and moves the region's live rows' momentum to
+    that time (``momentum.replay``): an imported history gets its momentum as it happened.
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        planned: Sequence[tuple[TrendRegion, datetime]],
+        now: datetime,
+        *,
+        announce: Callable[[TrendRegion, datetime], bool] | None = None,
+        replay_momentum: bool = False,
+        on_run: OnRun | None = None,
+        quiet: bool = False,
+    ) -> None:
+        self.db = db
+        self.now = now
+        self.announce = announce
+        self.replay_momentum = replay_momentum
+        self.on_run = on_run
+        self.quiet = quiet
+        self.waiting = sorted(planned, key=lambda item: (item[1], item[0].position, item[0].code))
+        self.reader = PostReader(db)
+        self.populations = Populations(region.code for region, _ in planned)
+
+    async def run_until(self, before: datetime | None = None) -> int:
+        """Store the waiting runs due before ``before`` (all of them when None); the runs stored now.
+
+        Each run is its own short transactions: the write lock is held for one merge at a time."""
+        stored = 0
+        while self.waiting and (before is None or self.waiting[0][1] < before):
+            region, at = self.waiting.pop(0)
+            stored += await self._run(region, at)
+        return stored
+
+    async def _run(self, region: TrendRegion, at: datetime) -> bool:
+        db = self.db
+        async with db.transaction(write=False) as session:
+            done_before = await repository.get_run(session, region.code, at) is not None
+        if done_before:
+            if self.on_run is not None:
+                self.on_run(region, at, False)
+            return False
+        self.populations.add(await self.reader.up_to(at))
+        self.populations.forget_old_features()
+        detection = await detect_off_loop(region, self.populations, at)
+        try:
+            async with db.transaction() as session:
+                run = await store(
+                    session,
+                    region,
+                    at,
+                    detection,
+                    now=self.now,
+                    announce=self.announce is not None and self.announce(region, at),
+                    views_as_of=at if self.replay_momentum else None,
+                    quiet=self.quiet,
+                )
+                if run is not None and self.replay_momentum:
+                    await trend_momentum.replay(session, region.code, at)
+        except IntegrityError:
+            run = None  # a running server stored the same run (or opened the same day group) first
+        if self.on_run is not None:
+            self.on_run(region, at, run is not None)
+        return run is not None
 
 
 async def run_planned(
@@ -332,50 +427,24 @@ async def run_planned(
     on_run: OnRun | None = None,
     quiet: bool = False,
 ) -> int:
-    """Store the planned runs in time order, skipping runs stored before (by anyone: the scheduler of
-    a running server included); returns the runs stored now. Each run is the scheduled run's own
-    detection and merge (``store``), so groups come out as live runs make them.
+    """Store every planned run (``RunSequence``); returns the runs stored now."""
+    sequence = RunSequence(
+        db, planned, now, announce=announce, replay_momentum=replay_momentum, on_run=on_run, quiet=quiet
+    )
+    return await sequence.run_until()
 
-    ``announce`` says which runs publish their §6.3 event (none by default: the events of past runs
-    would describe the past). With ``replay_momentum`` each stored run also reads the exemplars' views
-    as the catalog's snapshots had them at the run time and moves the region's live rows' momentum to
-    that time (``momentum.replay``): an imported history gets its momentum as it happened.
-    """
-    posts = PostWindow(db)
-    memo = FeatureMemo(PARAMS)  # each post's features once for the whole sequence of runs
-    stored = 0
-    for region, at in sorted(planned, key=lambda item: (item[1], item[0].position, item[0].code)):
-        async with db.transaction(write=False) as session:
-            done_before = await repository.get_run(session, region.code, at) is not None
-        if done_before:
-            if on_run is not None:
-                on_run(region, at, False)
-            continue
-        window_posts = await posts.at(at)
-        if len(memo) > 2 * len(window_posts) + 10_000:
-            memo.keep({p.post.video_id for p in window_posts})  # forget what left the window
-        detection = await detect_off_loop(region, window_posts, at, memo)
-        try:
-            async with db.transaction() as session:
-                run = await store(
-                    session,
-                    region,
-                    at,
-                    detection,
-                    now=now,
-                    announce=announce is not None and announce(region, at),
-                    views_as_of=at if replay_momentum else None,
-                    quiet=quiet,
-                )
-                if run is not None and replay_momentum:
-                    await trend_momentum.replay(session, region.code, at)
-        except IntegrityError:
-            run = None  # a running server stored the same run (or opened the same day group) first
-        if run is not None:
-            stored += 1
-        if on_run is not None:
-            on_run(region, at, run is not None)
-    return stored
+
+async def plan(
+    db: Database, now: datetime, *, days: int, latest_only: bool = False
+) -> list[tuple[TrendRegion, datetime]]:
+    """The past runs of every region over the last ``days`` local days (or each region's latest)."""
+    async with db.transaction(write=False) as session:
+        regions = list(await trend_service.regions(session))
+    planned: list[tuple[TrendRegion, datetime]] = []
+    for region in regions:
+        times = backfill_times(region.timezone, now, days if not latest_only else 2)
+        planned += [(region, at) for at in (times[-1:] if latest_only else times)]
+    return planned
 
 
 async def backfill(
@@ -392,12 +461,7 @@ async def backfill(
     latest past run), skipping runs stored before. Backfilled runs are recorded like scheduled ones, so
     the scheduler does not redo them, but announce nothing: their events would describe the past.
     ``replay_momentum`` moves momentum through the period as it happened (``run_planned``)."""
-    async with db.transaction(write=False) as session:
-        regions = list(await trend_service.regions(session))
-    planned: list[tuple[TrendRegion, datetime]] = []
-    for region in regions:
-        times = backfill_times(region.timezone, now, days if not latest_only else 2)
-        planned += [(region, at) for at in (times[-1:] if latest_only else times)]
+    planned = await plan(db, now, days=days, latest_only=latest_only)
     stored = (
         await run_planned(db, planned, now, replay_momentum=replay_momentum, on_run=on_run, quiet=quiet)
         if planned
