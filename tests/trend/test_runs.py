@@ -12,13 +12,15 @@ from sqlalchemy import func, select
 
 from reelscope.collectors.sandbox import SandboxConnector
 from reelscope.events import service as events_service
-from reelscope.kit.clock import ManualClock
-from reelscope.models import OutboxEvent, Schedule, TrendGroup, TrendRanking, TrendReading, TrendRun
+from reelscope.kit.clock import ManualClock, iso
+from reelscope.models import Job, OutboxEvent, Schedule, TrendGroup, TrendRanking, TrendReading, TrendRun
 from reelscope.runtime import Runtime
 from reelscope.trend import momentum as trend_momentum
 from reelscope.trend import runs as trend_runs
 from reelscope.trend import tasks as trend_tasks
 from reelscope.worker.context import TaskContext
+from reelscope.worker.engine import JobEngine
+from reelscope.worker.jobs import service as jobs_service
 from tests.catalog_builders import SEED
 from tests.trend.sandbox_catalog import BUILT_AT, build_template, copy_to
 
@@ -220,3 +222,25 @@ class TestSchedulesAndBackfill:
         assert all(n >= 3 for _, n in runs)  # three runs a day, over the days of the period
         assert statuses - {"new"}, statuses  # momentum moved through the period
         assert await events(runtime) == []  # past runs announce nothing
+
+    async def test_the_history_job_after_a_restart_goes_on_from_its_progress(
+        self, runtime: Runtime, clock: ManualClock, jobs: JobEngine
+    ) -> None:
+        """issue 33 item 5: the job records each catalog day it lands; an attempt after a restart starts
+        after the last one (here: every older day was in) and records when the catalog is done."""
+        until = clock.now() - timedelta(days=3)
+        async with runtime.db.transaction() as session:
+            job = await jobs_service.create(
+                session,
+                task="trend.backfill",
+                type="trend_backfill",
+                at=clock.now(),
+                params={"days": 2, "older_catalog_days": 11, "catalog_until_days_ago": 3},
+            )
+            job.progress = {"catalog_until": iso(until)}  # where the attempt before the restart got
+        jobs.drain()
+        async with runtime.db.transaction(write=False) as session:
+            done = await session.get(Job, job.id)
+        assert done is not None and done.status == "completed"
+        assert done.result is not None and done.result["videos"] == 0 and done.result["runs"] > 0
+        assert done.progress == {"catalog_done": True}

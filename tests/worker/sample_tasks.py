@@ -110,3 +110,25 @@ async def signal(ctx: TaskContext, *, label: str) -> dict[str, str]:
     """User work that says it started."""
     STARTED[label].set()
     return {"label": label}
+
+
+# what each attempt of a ``test.steps`` job found in its progress, by job id
+PROGRESS_SEEN: dict[str, list[dict[str, Any]]] = {}
+
+
+@task("test.steps")
+async def steps(ctx: TaskContext, *, team_id: str) -> dict[str, int]:
+    """Works in two steps (a credit each): the first lands with its progress, then the attempt fails;
+    the attempt after it reads the progress and does only the second."""
+    job = ctx.job
+    assert job is not None
+    PROGRESS_SEEN.setdefault(job.id, []).append(dict(job.progress))
+    if not job.progress:
+        async with ctx.db.transaction() as session:
+            await billing_service.add_credits(session, team_id, 1, reference=f"step1:{job.id}", at=ctx.now())
+            await ctx.save_progress(session, {"step": 1})
+        raise JobFailed("upstream_error", "The second step's source did not answer")
+    async with ctx.db.transaction() as session:
+        await billing_service.add_credits(session, team_id, 1, reference=f"step2:{job.id}", at=ctx.now())
+        await ctx.complete(session, {"steps": 2})
+    return {"steps": 2}

@@ -97,32 +97,52 @@ async def backfill(
     replay_momentum: bool = False,
     older_catalog_days: int = 0,
     catalog_until_days_ago: int = 0,
+    scheduled_for: str | None = None,
     **_: Any,
 ) -> dict[str, int]:
     """The groups of the last ``days`` region-local days (runs stored already are skipped).
 
     The first start (``bootstrap``) queues it for the whole backfilled period with momentum replayed,
     after first collecting the ``older_catalog_days`` of the catalog that end ``catalog_until_days_ago``
-    days ago (serve collects only the newest days before it answers, issue 17 item 4). Hashtag
-    statistics and digests are refreshed once the older days are in. Each run logs at debug: one line
-    at the end says what was done."""
-    now = ctx.now()
-    collected = 0
-    if older_catalog_days > 0:
+    days ago (serve collects only the newest days before it answers, issue 17 item 4). It works in
+    steps, each in short transactions (ADR 0042): one day of the catalog, oldest first, then the runs
+    that day completes, so day groups land from the first minute; the job's ``progress`` records the
+    last catalog day stored, so an attempt after a restart goes on from there (and skips the stored
+    runs). Hashtag statistics and digests are refreshed once the older days are in. The period is the
+    one of the firing (``scheduled_for``), whenever an attempt runs. Each run logs at debug: one line at
+    the end says what was done."""
+    now = datetime.fromisoformat(scheduled_for) if scheduled_for else ctx.now()
+    planned = await trend_runs.plan(ctx.db, now, days=days)
+    runs = trend_runs.RunSequence(ctx.db, planned, now, replay_momentum=replay_momentum, quiet=True)
+    progress = dict(ctx.job.progress) if ctx.job is not None else {}
+    stored = collected = 0
+    if older_catalog_days > 0 and not progress.get("catalog_done"):
         from reelscope.catalog import collection
         from reelscope.digest import service as digest_service
         from reelscope.hashtag import service as hashtag_service
 
+        async def landed(end: datetime) -> None:
+            nonlocal stored
+            async with ctx.db.transaction() as session:
+                await ctx.save_progress(session, {"catalog_until": iso(end)})
+            stored += await runs.run_until(end)
+
+        resume = progress.get("catalog_until")
         collected = await collection.backfill(
             ctx.db,
             build_connectors(ctx.settings, ctx.clock),
             ctx.clock,
             days=older_catalog_days,
             until=now - timedelta(days=catalog_until_days_ago),
+            resume_at=datetime.fromisoformat(resume) if resume else None,
+            after_window=landed,
         )
-        await hashtag_service.rollup(ctx.db, now)
-        await digest_service.refresh(ctx.db, now)
-    stored = await trend_runs.backfill(ctx.db, now, days=days, replay_momentum=replay_momentum, quiet=True)
+        await hashtag_service.rollup(ctx.db, ctx.now())
+        await digest_service.refresh(ctx.db, ctx.now())
+        async with ctx.db.transaction() as session:
+            await ctx.save_progress(session, {"catalog_done": True})
+    stored += await runs.run_until()
+    log.info("trend.backfill.done", runs=stored, days=days, videos=collected)
     result = {"runs": stored, "videos": collected}
     if ctx.job is not None:
         async with ctx.db.transaction() as session:

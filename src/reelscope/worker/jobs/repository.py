@@ -158,6 +158,19 @@ async def extend_lease(
     return (await session.execute(stmt)).scalar_one_or_none() is not None
 
 
+async def save_progress(
+    session: AsyncSession, job_id: str, token: str, *, progress: dict[str, Any], now: datetime
+) -> bool:
+    stmt = (
+        update(Job)
+        .where(Job.id == job_id, Job.lease_token == token, Job.status == PROCESSING)
+        .values(progress=progress, updated_at=now)
+        .returning(Job.id)
+        .execution_options(synchronize_session=False)
+    )
+    return (await session.execute(stmt)).scalar_one_or_none() is not None
+
+
 async def record_failure(
     session: AsyncSession,
     job_id: str,

@@ -145,6 +145,7 @@ async def claim(session: AsyncSession, job_id: str, *, now: datetime, lease: tim
         attempt=job.attempts,
         lease_token=job.lease_token,
         charged_credits=job.charged_credits,
+        progress=dict(job.progress or {}),
     )
 
 
