@@ -40,6 +40,7 @@ from reelscope.collectors.sandbox.trends import PlantedTrend, ground_truth
 from reelscope.kit.clock import ManualClock
 from reelscope.kit.platforms import Platform
 from reelscope.models.trends import TrendRegion
+from reelscope.trend import detection as trend_detection
 from reelscope.trend import runs as trend_runs
 from reelscope.trend.regions import DEFAULT_REGIONS, GLOBAL
 
@@ -112,14 +113,14 @@ def evaluate(region: TrendRegion, posts: list[CountryPost], start: datetime, end
     detections: dict[str, tuple[DetectedTrend, datetime, bool]] = {}
     first_hit: dict[tuple[str, str], datetime] = {}
     # the windows move from run to run, as a sequence of scheduled runs keeps them
-    populations = trend_runs.Populations([region.code])
+    populations = trend_detection.Populations([region.code])
     read_until: datetime | None = None
     for at in times:
-        lo, hi = trend_runs.window(at)
+        lo, hi = trend_detection.window(at)
         since = lo if read_until is None else max(lo, read_until)
         populations.add(posts[bisect.bisect_right(stamps, since) : bisect.bisect_right(stamps, hi)])
         read_until = hi
-        detection = trend_runs.detect_region(region, populations, at)
+        detection = trend_detection.detect_region(region.code, populations, at)
         found = [*detection.trends, *(p.trend for p in detection.promotions)]
         for trend in found:
             active = [b for b in truth if b.start - GRACE <= at <= b.end + GRACE]
@@ -161,7 +162,7 @@ async def main() -> None:
     args = parser.parse_args()
     start = END - timedelta(days=args.days)
     began = time.monotonic()
-    posts = await generate(start - trend_runs.PARAMS.recent - trend_runs.PARAMS.baseline, END)
+    posts = await generate(start - trend_detection.PARAMS.recent - trend_detection.PARAMS.baseline, END)
     generated = time.monotonic() - began
     results: dict[str, Any] = {}
     for seed in DEFAULT_REGIONS:

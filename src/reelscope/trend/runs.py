@@ -6,9 +6,7 @@ run record and the event are one transaction, so a run either lands whole or not
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -16,17 +14,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from reelscope.analysis.trends import (
-    DetectedTrend,
-    DetectionParams,
-    FeatureMemo,
-    FeatureWindows,
-    Promotion,
-    promote,
-    trends_at,
-)
 from reelscope.catalog import reads as catalog_reads
-from reelscope.catalog.reads import CountryPost
 from reelscope.events import service as events_service
 from reelscope.kit.clock import iso
 from reelscope.kit.db import Database
@@ -35,99 +23,17 @@ from reelscope.models.trends import TrendGroup, TrendReading, TrendRegion, Trend
 from reelscope.trend import momentum as trend_momentum
 from reelscope.trend import repository
 from reelscope.trend import service as trend_service
+from reelscope.trend.detection import Detection, Detector, InProcess, OwnProcess
 from reelscope.trend.regions import GLOBAL, RUN_HOURS
 
 log = get_logger(__name__)
 
-PARAMS = DetectionParams()
-# a country needs this many recent videos before its own detection means anything
-MIN_COUNTRY_POSTS = 200
 EXEMPLARS_KEPT = 20
 EVENT_TRENDS = 20  # trends carried by one event, top ranked first
 EVENT_EXEMPLARS = 5
 EXEMPLAR_EVENT_FIELDS = ("video_id", "url", "platform", "views", "thumbnail_url", "publish_date", "author")
 REGION_EVENT = "trends.region.completed"
 GLOBAL_EVENT = "trends.daily.completed"
-
-
-@dataclass
-class Detection:
-    """What a run found, before it is stored."""
-
-    trends: list[DetectedTrend]
-    promotions: list[Promotion] = field(default_factory=list)
-
-
-def window(at: datetime) -> tuple[datetime, datetime]:
-    """The posts a run at ``at`` reads: its recent window and the baseline before it."""
-    return at - PARAMS.recent - PARAMS.baseline, at
-
-
-class Populations:
-    """The posts runs detect among, one ``FeatureWindows`` per population: each country's posts (a
-    country's runs, and ``global``'s look at every country) and every post (``global``'s own). Posts are
-    ``add``-ed as they are read; a run advances the windows it reads to its time, so a sequence of runs in
-    time order counts each post into and out of each window once (``FeatureWindows``)."""
-
-    def __init__(self, regions: Iterable[str], memo: FeatureMemo | None = None) -> None:
-        self.memo = memo if memo is not None else FeatureMemo(PARAMS)
-        regions = set(regions)
-        # global needs every country and every post; a country region only its own posts
-        self.every_country = GLOBAL in regions
-        self.windows: dict[str | None, FeatureWindows] = {}
-        if self.every_country:
-            self.windows[None] = FeatureWindows(PARAMS, self.memo)
-        for code in regions - {GLOBAL}:
-            self.windows[code] = FeatureWindows(PARAMS, self.memo)
-
-    def add(self, posts: Iterable[CountryPost]) -> None:
-        everyone = self.windows.get(None)
-        for item in posts:
-            if everyone is not None:
-                everyone.add((item.post,))
-            if not item.country:
-                continue
-            windows = self.windows.get(item.country)
-            if windows is None and self.every_country:
-                windows = self.windows[item.country] = FeatureWindows(PARAMS, self.memo)
-            if windows is not None:
-                windows.add((item.post,))
-
-    def at(self, code: str | None, at: datetime) -> FeatureWindows:
-        windows = self.windows[code]
-        windows.advance(at)
-        return windows
-
-    def countries(self) -> list[str]:
-        return sorted(code for code in self.windows if code is not None)
-
-    def forget_old_features(self) -> None:
-        """Keep the memo to the posts some window still holds, once it has grown well past them."""
-        if len(self.memo) > 2 * max(map(len, self.windows.values()), default=0) + 10_000:
-            self.memo.keep(set().union(*(w.video_ids() for w in self.windows.values())))
-
-
-def detect_region(region: TrendRegion, populations: Populations, at: datetime) -> Detection:
-    """Detection for one region's run at ``at``. Countries look at their own videos; ``global`` looks at
-    all of them natively and promotes what two or more countries found independently (§2.5)."""
-    if region.code != GLOBAL:
-        return Detection(trends=trends_at(populations.at(region.code, at)))
-    country_trends = {}
-    for country in populations.countries():
-        windows = populations.at(country, at)
-        if len(windows) >= MIN_COUNTRY_POSTS:
-            country_trends[country] = trends_at(windows)
-    return Detection(trends=trends_at(populations.at(None, at)), promotions=promote(country_trends))
-
-
-async def detect_off_loop(region: TrendRegion, populations: Populations, at: datetime) -> Detection:
-    """``detect_region`` in a worker thread, so the event loop stays free (ARCHITECTURE §5)."""
-    return await asyncio.to_thread(detect_region, region, populations, at)
-
-
-async def load_posts(db: Database, since: datetime, until: datetime) -> list[CountryPost]:
-    async with db.transaction(write=False) as session:
-        return await catalog_reads.posts_for_detection(session, since, until)
 
 
 def _exemplar_ids(detection: Detection) -> list[str]:
@@ -275,9 +181,7 @@ async def run_region(
         region = await trend_service.region_or_400(session, region_code)
         done_before = await repository.get_run(session, region.code, scheduled_for) is not None
     if not done_before:
-        populations = Populations([region.code])
-        populations.add(await load_posts(db, *window(scheduled_for)))
-        detection = await detect_off_loop(region, populations, scheduled_for)
+        detection = await InProcess(db, [region.code]).detect(region.code, scheduled_for)
     async with db.transaction() as session:
         run = None
         if not done_before:
@@ -321,24 +225,6 @@ def backfill_times(timezone: str, now: datetime, days: int) -> list[datetime]:
     return scheduled_times(timezone, datetime(first.year, first.month, first.day, tzinfo=zone), now)
 
 
-class PostReader:
-    """Reads the posts of runs taken in time order: each run's window once, and only the part beyond
-    what the previous run read (a period of months is never in memory at once)."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
-        self.until: datetime | None = None
-
-    async def up_to(self, at: datetime) -> list[CountryPost]:
-        """The posts of the run at ``at``'s window not read before."""
-        start, end = window(at)
-        since = start if self.until is None or self.until < start else self.until
-        if end <= since:
-            return []
-        self.until = end
-        return await load_posts(self.db, since, end)
-
-
 # called after each planned run: (region, scheduled_for, stored now)
 OnRun = Callable[[TrendRegion, datetime, bool], None]
 
@@ -351,7 +237,9 @@ class RunSequence:
     ``announce`` says which runs publish their §6.3 event (none by default: the events of past runs
     would describe the past). With ``replay_momentum`` each stored run also reads the exemplars' views
     as the catalog's snapshots had them at the run time and moves the region's live rows' momentum to
-    that time (``momentum.replay``): an imported history gets its momentum as it happened.
+    that time (``momentum.replay``): an imported history gets its momentum as it happened. With
+    ``own_process`` the detection runs in a process of its own (``detection.OwnProcess``; a database
+    file or server, not one in memory). Use it as ``async with``: that stops the detector.
     """
 
     def __init__(
@@ -364,6 +252,7 @@ class RunSequence:
         replay_momentum: bool = False,
         on_run: OnRun | None = None,
         quiet: bool = False,
+        own_process: bool = False,
     ) -> None:
         self.db = db
         self.now = now
@@ -372,8 +261,16 @@ class RunSequence:
         self.on_run = on_run
         self.quiet = quiet
         self.waiting = sorted(planned, key=lambda item: (item[1], item[0].position, item[0].code))
-        self.reader = PostReader(db)
-        self.populations = Populations(region.code for region, _ in planned)
+        regions = {region.code for region, _ in planned}
+        self.detector: Detector = InProcess(db, regions)
+        if own_process and planned:
+            self.detector = OwnProcess(db.engine.url.render_as_string(hide_password=False), regions)
+
+    async def __aenter__(self) -> RunSequence:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.detector.close()
 
     async def run_until(self, before: datetime | None = None) -> int:
         """Store the waiting runs due before ``before`` (all of them when None); the runs stored now.
@@ -393,9 +290,7 @@ class RunSequence:
             if self.on_run is not None:
                 self.on_run(region, at, False)
             return False
-        self.populations.add(await self.reader.up_to(at))
-        self.populations.forget_old_features()
-        detection = await detect_off_loop(region, self.populations, at)
+        detection = await self.detector.detect(region.code, at)
         try:
             async with db.transaction() as session:
                 run = await store(
@@ -428,10 +323,10 @@ async def run_planned(
     quiet: bool = False,
 ) -> int:
     """Store every planned run (``RunSequence``); returns the runs stored now."""
-    sequence = RunSequence(
+    async with RunSequence(
         db, planned, now, announce=announce, replay_momentum=replay_momentum, on_run=on_run, quiet=quiet
-    )
-    return await sequence.run_until()
+    ) as sequence:
+        return await sequence.run_until()
 
 
 async def plan(

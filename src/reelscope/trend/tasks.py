@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -105,49 +106,80 @@ async def backfill(
     The first start (``bootstrap``) queues it for the whole backfilled period with momentum replayed,
     after first collecting the ``older_catalog_days`` of the catalog that end ``catalog_until_days_ago``
     days ago (serve collects only the newest days before it answers, issue 17 item 4). It works in
-    steps, each in short transactions (ADR 0042): one day of the catalog, oldest first, then the runs
-    that day completes, so day groups land from the first minute; the job's ``progress`` records the
-    last catalog day stored, so an attempt after a restart goes on from there (and skips the stored
-    runs). Hashtag statistics and digests are refreshed once the older days are in. The period is the
-    one of the firing (``scheduled_for``), whenever an attempt runs. Each run logs at debug: one line at
-    the end says what was done."""
+    steps, each in short transactions (ADR 0042): one day of the catalog at a time, oldest first, and
+    the runs each day completes, stored while the next day is collected (detection in a process of its
+    own), so day groups land from the first minute; the job's ``progress`` records the last catalog day
+    stored, so an attempt after a restart goes on from there (and skips the stored runs). Hashtag
+    statistics and digests are refreshed once the older days are in. The period is the one of the
+    firing (``scheduled_for``), whenever an attempt runs. Each run logs at debug: one line at the end
+    says what was done."""
     now = datetime.fromisoformat(scheduled_for) if scheduled_for else ctx.now()
     planned = await trend_runs.plan(ctx.db, now, days=days)
-    runs = trend_runs.RunSequence(ctx.db, planned, now, replay_momentum=replay_momentum, quiet=True)
     progress = dict(ctx.job.progress) if ctx.job is not None else {}
     stored = collected = 0
-    if older_catalog_days > 0 and not progress.get("catalog_done"):
-        from reelscope.catalog import collection
-        from reelscope.digest import service as digest_service
-        from reelscope.hashtag import service as hashtag_service
-
-        async def landed(end: datetime) -> None:
-            nonlocal stored
-            async with ctx.db.transaction() as session:
-                await ctx.save_progress(session, {"catalog_until": iso(end)})
-            stored += await runs.run_until(end)
-
-        resume = progress.get("catalog_until")
-        collected = await collection.backfill(
-            ctx.db,
-            build_connectors(ctx.settings, ctx.clock),
-            ctx.clock,
-            days=older_catalog_days,
-            until=now - timedelta(days=catalog_until_days_ago),
-            resume_at=datetime.fromisoformat(resume) if resume else None,
-            after_window=landed,
-        )
-        await hashtag_service.rollup(ctx.db, ctx.now())
-        await digest_service.refresh(ctx.db, ctx.now())
-        async with ctx.db.transaction() as session:
-            await ctx.save_progress(session, {"catalog_done": True})
-    stored += await runs.run_until()
+    # detection in a process of its own: the API and the user lane keep this one's interpreter lock
+    async with trend_runs.RunSequence(
+        ctx.db, planned, now, replay_momentum=replay_momentum, quiet=True, own_process=True
+    ) as runs:
+        if older_catalog_days > 0 and not progress.get("catalog_done"):
+            until = now - timedelta(days=catalog_until_days_ago)
+            resume = progress.get("catalog_until")
+            collected, stored = await _older_catalog(
+                ctx, runs, older_catalog_days, until, datetime.fromisoformat(resume) if resume else None
+            )
+        stored += await runs.run_until()
     log.info("trend.backfill.done", runs=stored, days=days, videos=collected)
     result = {"runs": stored, "videos": collected}
     if ctx.job is not None:
         async with ctx.db.transaction() as session:
             await ctx.complete(session, result)
     return result
+
+
+async def _older_catalog(
+    ctx: TaskContext, runs: trend_runs.RunSequence, days: int, until: datetime, resume_at: datetime | None
+) -> tuple[int, int]:
+    """The history job's catalog days, oldest first: each day landed is recorded on the job, and the
+    runs it completes are stored while the next day is collected. Then the hashtag statistics and the
+    digests. Returns (videos collected, runs stored)."""
+    from reelscope.catalog import collection
+    from reelscope.digest import service as digest_service
+    from reelscope.hashtag import service as hashtag_service
+
+    landed: asyncio.Queue[datetime | None] = asyncio.Queue()
+
+    async def record(end: datetime) -> None:
+        async with ctx.db.transaction() as session:
+            await ctx.save_progress(session, {"catalog_until": iso(end)})
+        landed.put_nowait(end)
+
+    async def follow() -> int:
+        stored = 0
+        while (end := await landed.get()) is not None:
+            stored += await runs.run_until(end)
+        return stored
+
+    follower = asyncio.create_task(follow())
+    try:
+        collected = await collection.backfill(
+            ctx.db,
+            build_connectors(ctx.settings, ctx.clock),
+            ctx.clock,
+            days=days,
+            until=until,
+            resume_at=resume_at,
+            after_window=record,
+        )
+    except BaseException:
+        follower.cancel()
+        raise
+    landed.put_nowait(None)
+    stored = await follower
+    await hashtag_service.rollup(ctx.db, ctx.now())
+    await digest_service.refresh(ctx.db, ctx.now())
+    async with ctx.db.transaction() as session:
+        await ctx.save_progress(session, {"catalog_done": True})
+    return collected, stored
 
 
 async def bootstrap(
