@@ -147,7 +147,7 @@ async def timed_reads(
 async def main() -> dict[str, Any]:
     configure_logging("WARNING")
     with tempfile.TemporaryDirectory(prefix="reelscope-agent-bench-") as tmp:
-        settings = Settings(data_dir=Path(tmp), job_workers=2)
+        settings = Settings(data_dir=Path(tmp), job_user_workers=2)
         upgrade_to_head(settings.effective_database_url)
         runtime = build_runtime(settings)
         async with runtime.db.transaction() as session:
@@ -200,7 +200,7 @@ async def main() -> dict[str, Any]:
                 results["twenty_agents"] = {
                     "agents": 20,
                     "all_finalized_s": round(time.perf_counter() - started, 2),
-                    "job_workers": settings.job_workers,
+                    "job_user_workers": settings.job_user_workers,
                     "aim_s": 180,
                 }
                 # 3. free reads with 10,000 linked videos

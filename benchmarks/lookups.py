@@ -140,7 +140,7 @@ async def run(creators: int) -> dict[str, Any]:
                 await baseline(settings, handle_of(seed, Platform.TIKTOK, 9000 + i)) for i in range(creators)
             ]
             figures["baseline_collect_and_build_only"] = {"p50_s": round(statistics.median(times), 3)}
-            figures["job_workers"] = settings.job_workers
+            figures["job_user_workers"] = settings.job_user_workers
         finally:
             worker.stop()
             await runtime.close()

@@ -33,13 +33,14 @@ from typing import Any
 from meta import machine
 
 from reelscope.analysis.text import normalize_hashtag
-from reelscope.analysis.trends import DetectedTrend, FeatureMemo, Post
+from reelscope.analysis.trends import DetectedTrend, Post
 from reelscope.catalog.reads import CountryPost
 from reelscope.collectors.sandbox import SandboxConnector
 from reelscope.collectors.sandbox.trends import PlantedTrend, ground_truth
 from reelscope.kit.clock import ManualClock
 from reelscope.kit.platforms import Platform
 from reelscope.models.trends import TrendRegion
+from reelscope.trend import detection as trend_detection
 from reelscope.trend import runs as trend_runs
 from reelscope.trend.regions import DEFAULT_REGIONS, GLOBAL
 
@@ -111,11 +112,15 @@ def evaluate(region: TrendRegion, posts: list[CountryPost], start: datetime, end
     truth = ground_truth(SEED, region.code, start - timedelta(days=6), end)
     detections: dict[str, tuple[DetectedTrend, datetime, bool]] = {}
     first_hit: dict[tuple[str, str], datetime] = {}
-    memo = FeatureMemo(trend_runs.PARAMS)  # each post's features once, as the scheduled runs keep them
+    # the windows move from run to run, as a sequence of scheduled runs keeps them
+    populations = trend_detection.Populations([region.code])
+    read_until: datetime | None = None
     for at in times:
-        lo, hi = trend_runs.window(at)
-        window = posts[bisect.bisect_right(stamps, lo) : bisect.bisect_right(stamps, hi)]
-        detection = trend_runs.detect_region(region, window, at, memo)
+        lo, hi = trend_detection.window(at)
+        since = lo if read_until is None else max(lo, read_until)
+        populations.add(posts[bisect.bisect_right(stamps, since) : bisect.bisect_right(stamps, hi)])
+        read_until = hi
+        detection = trend_detection.detect_region(region.code, populations, at)
         found = [*detection.trends, *(p.trend for p in detection.promotions)]
         for trend in found:
             active = [b for b in truth if b.start - GRACE <= at <= b.end + GRACE]
@@ -157,7 +162,7 @@ async def main() -> None:
     args = parser.parse_args()
     start = END - timedelta(days=args.days)
     began = time.monotonic()
-    posts = await generate(start - trend_runs.PARAMS.recent - trend_runs.PARAMS.baseline, END)
+    posts = await generate(start - trend_detection.PARAMS.recent - trend_detection.PARAMS.baseline, END)
     generated = time.monotonic() - began
     results: dict[str, Any] = {}
     for seed in DEFAULT_REGIONS:

@@ -37,6 +37,7 @@ import real_feed
 from reelscope.analysis.text import normalize_hashtag
 from reelscope.analysis.trends import DetectedTrend, Post, detect
 from reelscope.collectors.ytdlp.mapper import info_to_video
+from reelscope.trend import detection as trend_detection
 from reelscope.trend import runs as trend_runs
 
 RESULTS = Path(__file__).resolve().parent / "results" / "trend_quality_real.json"
@@ -98,9 +99,9 @@ def main() -> None:
     reported: dict[str, dict[str, Any]] = {}
     hits: dict[str, list[datetime]] = defaultdict(list)
     for at in run_times():
-        lo, hi = trend_runs.window(at)
+        lo, hi = trend_detection.window(at)
         window = corpus[bisect.bisect_right(stamps, lo) : bisect.bisect_right(stamps, hi)]
-        for trend in detect(window, at, trend_runs.PARAMS):
+        for trend in detect(window, at, trend_detection.PARAMS):
             story = story_of_trend(trend, story_of)
             if story:
                 hits[story].append(at)

@@ -97,10 +97,12 @@ class Settings(BaseSettings):
     llm_prompt_price_per_1k_tokens: float = Field(default=0.0, ge=0)
     llm_completion_price_per_1k_tokens: float = Field(default=0.0, ge=0)
 
-    # jobs (worker/): the worker's lease on a running job, how often the dispatcher looks for due schedules
-    # and lost work, when a pending job's queue message counts as lost, and extra task modules to import
-    # (comma-separated; tests register test-only tasks this way)
+    # jobs (worker/): worker threads of each lane (ADR 0042: the background lane's upkeep, the user lane's
+    # work a team waits for), the worker's lease on a running job, how often the dispatcher looks for due
+    # schedules and lost work, when a pending job's queue message counts as lost, and extra task modules
+    # to import (comma-separated; tests register test-only tasks this way)
     job_workers: int = Field(default=2, ge=1)
+    job_user_workers: int = Field(default=2, ge=1)
     job_lease_seconds: float = Field(default=300, gt=0)
     job_dispatch_interval_seconds: float = Field(default=10, gt=0)
     job_stale_after_seconds: float = Field(default=120, gt=0)

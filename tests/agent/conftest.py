@@ -17,7 +17,7 @@ ONE_SHOT = {"name": "bread", "keywords": ["sourdough", "#baking"], "platforms": 
 @pytest.fixture
 def queue_backend(request: pytest.FixtureRequest) -> str:
     """Immediate by default (a job runs when its transaction commits); a test parametrized with
-    ``sqlite`` keeps messages queued until it runs them (``step``)."""
+    ``sqlite`` keeps messages queued until it runs them (``jobs.run_next()``)."""
     return str(getattr(request, "param", "immediate"))
 
 
@@ -56,12 +56,3 @@ def get(client: httpx.AsyncClient) -> Get:
         return response.json()["data"] if "pagination" not in response.json() else response.json()
 
     return read
-
-
-def step(jobs: JobEngine) -> bool:
-    """Run the next queued message (a queue backend that keeps them); False when none is left."""
-    message = jobs.huey.dequeue()
-    if message is None:
-        return False
-    jobs.huey.execute(message)
-    return True

@@ -18,7 +18,7 @@ from reelscope.runtime import Runtime
 from reelscope.worker.context import TaskContext
 from reelscope.worker.dispatcher import dispatch_once
 from reelscope.worker.engine import JobEngine
-from tests.agent.conftest import CreateAgent, Get, step
+from tests.agent.conftest import CreateAgent, Get
 from tests.conftest import MakeTeam, TeamKey
 
 pytestmark = pytest.mark.both_databases
@@ -45,7 +45,7 @@ class TestStates:
         run = await get(team, f"{path}/runs/{agent['run_id']}")
         assert run["status"] == "pending" and run["started_at"] is None
 
-        assert step(jobs)  # the collection job
+        assert jobs.run_next()  # the collection job
         collected = await get(team, path)
         assert collected["status"] == "completed"
         assert collected["finalized"] is False
@@ -56,7 +56,7 @@ class TestStates:
         assert analysis["webhook_event"] == "content_research_agent.run.completed"
         assert analysis["job_id"] and analysis["retry_after_seconds"] == 15
 
-        while step(jobs):  # the analysis, then the webhook pump
+        while jobs.run_next():  # the analysis, then the webhook pump
             pass
         done = await get(team, path)
         assert done["status"] == "completed" and done["finalized"] is True

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
+from collections import defaultdict
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -11,14 +13,18 @@ import pytest
 
 from reelscope.analysis.trends import (
     DetectionParams,
+    FeatureWindows,
     Post,
     chance_of,
     detect,
+    features_of,
     find_bursts,
     match_known,
     min_count_for,
     promote,
+    series_key,
     thresholds_for,
+    trends_at,
 )
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
@@ -344,3 +350,89 @@ class TestChance:
         [trend] = detect([*long_tail(), *stray, *story], NOW)
         assert (trend.name, trend.count_recent) == ("#Storm Ava", count)
         assert trend.bursts[0].chance < DetectionParams().family_error / 300
+
+
+def counted_by_hand(posts: list[Post], now: datetime, params: DetectionParams) -> dict[str, object]:
+    """What a run at ``now`` counts per feature, straight from its definition (every post looked at)."""
+    recent_start = now - params.recent
+    baseline_start = recent_start - params.baseline
+    week_start, week_end = recent_start - timedelta(days=7), now - timedelta(days=7)
+    videos: dict[str, set[str]] = defaultdict(set)
+    creators: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    views: dict[str, int] = defaultdict(int)
+    baseline: dict[str, int] = defaultdict(int)
+    baseline_views: dict[str, int] = defaultdict(int)
+    week: dict[str, int] = defaultdict(int)
+    for item in posts:
+        keys = [f.key for f in features_of(item, params)]
+        if recent_start < item.posted_at <= now:
+            for key in keys:
+                videos[key].add(item.video_id)
+                creators[key][item.creator_id or item.video_id] += 1
+                views[key] += item.views
+        elif baseline_start < item.posted_at <= recent_start:
+            in_week = week_start < item.posted_at <= week_end
+            for key in keys:
+                for counted in {key, series_key(key)}:
+                    baseline[counted] += 1
+                    week[counted] += in_week
+                baseline_views[key] += item.views
+    return {
+        "videos": dict(videos),
+        "creators": {k: dict(v) for k, v in creators.items()},
+        "views": dict(views),
+        "baseline": baseline,
+        "baseline_views": baseline_views,
+        "week": week,
+    }
+
+
+def nonzero(counts: dict[str, int]) -> dict[str, int]:
+    return {k: v for k, v in counts.items() if v}
+
+
+class TestFeatureWindows:
+    """A sequence of runs moves its posts through the windows instead of recounting them: every run
+    must count exactly what a run looking at every post would (the scheduled runs and the history)."""
+
+    @pytest.mark.parametrize("seed", [1, 2, 3])
+    def test_counts_follow_the_runs_as_they_move_forward(self, seed: int) -> None:
+        rng = random.Random(seed)
+        params = DetectionParams()
+        start = NOW - timedelta(days=20)
+        words = ["glass skin", "week 5", "week 6", "storm ava", "fyp", "recipe", "ep 12"]
+        posts = [
+            Post(
+                video_id=f"s{seed}-{i}",
+                platform=rng.choice(["tiktok", "youtube"]),
+                posted_at=start + timedelta(minutes=rng.randrange(20 * 24 * 60)),
+                views=rng.choice([0, 10, 1000, 50_000]),
+                hashtags=tuple(rng.sample(["glassskin", "fyp", "week5", "recipe"], rng.randrange(3))),
+                caption=" ".join(rng.sample(words, 2)),
+                tags=tuple(rng.sample(["Week 7", "Storm Ava", "vlog"], rng.randrange(2))),
+                creator_id=rng.choice([None, "c1", "c2", "c3"]),
+            )
+            for i in range(1500)
+        ]
+        windows = FeatureWindows(params)
+        now, since = start, None
+        # gaps of nothing (two runs at one time), hours, and more than the whole window
+        for gap in [0, 3, 0, 6, 6, 12, 30, 2, 5, 240, 1, 7, 19, 24]:
+            now += timedelta(hours=gap)
+            fresh = [p for p in posts if p.posted_at <= now and (since is None or p.posted_at > since)]
+            rng.shuffle(fresh)
+            windows.add(fresh)
+            windows.advance(now)
+            since = now
+            expected = counted_by_hand(posts, now, params)
+            assert windows.recent_videos == expected["videos"]
+            floor = params.min_count_floor
+            assert windows.candidates == {k for k, v in windows.recent_videos.items() if len(v) >= floor}
+            assert windows.recent_creators == expected["creators"]
+            assert windows.recent_views == expected["views"]
+            assert windows.baseline_count == nonzero(expected["baseline"])  # type: ignore[arg-type]
+            assert windows.baseline_views == nonzero(expected["baseline_views"])  # type: ignore[arg-type]
+            assert windows.week_ago_count == nonzero(expected["week"])  # type: ignore[arg-type]
+            in_window = [p for p in posts if now - params.recent - params.baseline < p.posted_at <= now]
+            assert len(windows) == len(in_window)
+            assert trends_at(windows) == detect(in_window, now, params, windows.features)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select
@@ -13,6 +13,7 @@ from reelscope.collectors.sandbox import SandboxConnector, parse_failures
 from reelscope.kit.clock import ManualClock
 from reelscope.models import Video, ViewSnapshot
 from reelscope.runtime import Runtime
+from tests.catalog_builders import TikTokSandbox
 
 SEED = 20240601
 
@@ -63,3 +64,32 @@ class TestBackfill:
         assert count == len(rows) > 3 * 5_000
         assert all(published <= found <= published + timedelta(days=1) for published, found, _ in rows)
         assert all(found <= now and fetched == now for _, found, fetched in rows)
+
+    async def test_a_resumed_backfill_goes_on_from_the_last_window_stored(
+        self, runtime: Runtime, clock: ManualClock
+    ) -> None:
+        """The first start's history job records each window it lands and, after a restart, starts at
+        the next one (issue 33 item 5)."""
+        now = clock.now()
+        landed: list[datetime] = []
+
+        async def after_window(end: datetime) -> None:
+            async with runtime.db.transaction(write=False) as session:
+                latest = (await session.execute(select(func.max(Video.published_at)))).scalar_one()
+            assert latest is not None and latest < end  # called once the window is stored, not before
+            landed.append(end)
+
+        await collection.backfill(
+            runtime.db,
+            [TikTokSandbox(clock, seed=SEED)],
+            clock,
+            days=2,
+            resume_at=now - timedelta(days=1),
+            after_window=after_window,
+        )
+        assert landed == [now]
+        async with runtime.db.transaction(write=False) as session:
+            earliest = (await session.execute(select(func.min(Video.published_at)))).scalar_one()
+            found = set((await session.execute(select(Video.found_at))).scalars())
+        assert earliest is not None and earliest >= now - timedelta(days=1)  # the first window skipped
+        assert found == {now}

@@ -301,7 +301,7 @@ class TestCycles:
             row = await session.get(Job, scheduled.id)
             assert row is not None
             row.status, row.next_attempt_at, row.lease_token = "pending", clock.now(), None
-        jobs.send([Message(job_id=scheduled.id)])
+        jobs.send([Message(task=scheduled.task, job_id=scheduled.id)])
         jobs.drain()
         async with runtime.db.transaction(write=False) as session:
             count = (

@@ -1,5 +1,6 @@
 """Scheduled region runs over a sandbox catalog: groups, run records, §6.3 events, idempotence,
-failures, the momentum loop and the first-start backfill (spec §4.3, §6.2–6.3; issue 8)."""
+failures, the momentum loop, the first-start backfill and a detector process (spec §4.3, §6.2–6.3;
+issue 8)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,17 @@ from sqlalchemy import func, select
 from reelscope.collectors.routing import Sources
 from reelscope.collectors.sandbox import SandboxConnector
 from reelscope.events import service as events_service
-from reelscope.kit.clock import ManualClock
-from reelscope.models import OutboxEvent, Schedule, TrendGroup, TrendRanking, TrendReading, TrendRun
+from reelscope.kit.clock import ManualClock, iso
+from reelscope.models import Job, OutboxEvent, Schedule, TrendGroup, TrendRanking, TrendReading, TrendRun
 from reelscope.runtime import Runtime
+from reelscope.trend import detection as trend_detection
 from reelscope.trend import momentum as trend_momentum
 from reelscope.trend import runs as trend_runs
 from reelscope.trend import tasks as trend_tasks
+from reelscope.trend.detection import InProcess, OwnProcess
 from reelscope.worker.context import TaskContext
+from reelscope.worker.engine import JobEngine
+from reelscope.worker.jobs import service as jobs_service
 from tests.catalog_builders import SEED
 from tests.trend.sandbox_catalog import BUILT_AT, build_template, copy_to
 
@@ -118,10 +123,10 @@ class TestScheduledRun:
     async def test_a_failed_run_sends_the_failure_form(
         self, runtime: Runtime, clock: ManualClock, task_context: TaskContext, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        def broken(*_args: object) -> trend_runs.Detection:
+        def broken(*_args: object) -> trend_detection.Detection:
             raise RuntimeError("detector exploded")
 
-        monkeypatch.setattr(trend_runs, "detect_region", broken)
+        monkeypatch.setattr(trend_detection, "detect_region", broken)
         with pytest.raises(Exception, match="trend run failed"):
             await trend_tasks.run(task_context, region="au", scheduled_for=BUILT_AT.isoformat())
         [event] = await events(runtime)
@@ -221,3 +226,53 @@ class TestSchedulesAndBackfill:
         assert all(n >= 3 for _, n in runs)  # three runs a day, over the days of the period
         assert statuses - {"new"}, statuses  # momentum moved through the period
         assert await events(runtime) == []  # past runs announce nothing
+
+    async def test_the_history_job_after_a_restart_goes_on_from_its_progress(
+        self, runtime: Runtime, clock: ManualClock, jobs: JobEngine
+    ) -> None:
+        """issue 33 item 5: the job records each catalog day it lands; an attempt after a restart starts
+        after the last one (here: every older day was in) and records when the catalog is done."""
+        until = clock.now() - timedelta(days=3)
+        async with runtime.db.transaction() as session:
+            job = await jobs_service.create(
+                session,
+                task="trend.backfill",
+                type="trend_backfill",
+                at=clock.now(),
+                params={"days": 2, "older_catalog_days": 11, "catalog_until_days_ago": 3},
+            )
+            job.progress = {"catalog_until": iso(until)}  # where the attempt before the restart got
+        jobs.drain()
+        async with runtime.db.transaction(write=False) as session:
+            done = await session.get(Job, job.id)
+        assert done is not None and done.status == "completed"
+        assert done.result is not None and done.result["videos"] == 0 and done.result["runs"] > 0
+        assert done.progress == {"catalog_done": True}
+
+
+class TestDetectorProcess:
+    """A run sequence's detection in a process of its own (ADR 0042) gives the same answers."""
+
+    async def test_a_detector_process_finds_what_this_process_finds(
+        self, runtime: Runtime, database_url: str
+    ) -> None:
+        regions = ["global", "us"]
+        here = InProcess(runtime.db, regions)
+        there = OwnProcess(database_url, regions)
+        try:
+            for hours in (-18, -12, -6, 0):
+                at = BUILT_AT + timedelta(hours=hours)
+                for code in regions:
+                    found = await there.detect(code, at)
+                    assert found == await here.detect(code, at)
+                    assert found.trends  # the sandbox plants trends in these days
+        finally:
+            await there.close()
+
+    async def test_a_failure_in_the_detector_process_is_raised_here(self, database_url: str) -> None:
+        there = OwnProcess(database_url, ["us"])
+        try:
+            with pytest.raises(RuntimeError, match="KeyError"):
+                await there.detect("gb", BUILT_AT)  # a region the sequence was not planned with
+        finally:
+            await there.close()

@@ -81,3 +81,54 @@ TICKS: list[str] = []
 async def tick(ctx: TaskContext) -> None:
     """A fixed system job (like the ~2 h momentum refresh): runs on the periodic consumer."""
     TICKS.append(threading.current_thread().name)
+
+
+class Hold:
+    """A long background job under the test's control: ``started`` is released as each one begins, and
+    each waits for ``release`` (set by the test) before it ends."""
+
+    def __init__(self) -> None:
+        self.started = threading.Semaphore(0)
+        self.release = threading.Event()
+
+
+HOLDS: dict[str, Hold] = {}
+# user jobs that have started, by label
+STARTED: dict[str, threading.Event] = {}
+
+
+@task("test.hold", background=True)
+async def hold(ctx: TaskContext, *, label: str) -> None:
+    """Upkeep that keeps its background worker until the test lets it go (at most a minute)."""
+    held = HOLDS[label]
+    held.started.release()
+    await asyncio.to_thread(held.release.wait, 60)
+
+
+@task("test.signal")
+async def signal(ctx: TaskContext, *, label: str) -> dict[str, str]:
+    """User work that says it started."""
+    STARTED[label].set()
+    return {"label": label}
+
+
+# what each attempt of a ``test.steps`` job found in its progress, by job id
+PROGRESS_SEEN: dict[str, list[dict[str, Any]]] = {}
+
+
+@task("test.steps")
+async def steps(ctx: TaskContext, *, team_id: str) -> dict[str, int]:
+    """Works in two steps (a credit each): the first lands with its progress, then the attempt fails;
+    the attempt after it reads the progress and does only the second."""
+    job = ctx.job
+    assert job is not None
+    PROGRESS_SEEN.setdefault(job.id, []).append(dict(job.progress))
+    if not job.progress:
+        async with ctx.db.transaction() as session:
+            await billing_service.add_credits(session, team_id, 1, reference=f"step1:{job.id}", at=ctx.now())
+            await ctx.save_progress(session, {"step": 1})
+        raise JobFailed("upstream_error", "The second step's source did not answer")
+    async with ctx.db.transaction() as session:
+        await billing_service.add_credits(session, team_id, 1, reference=f"step2:{job.id}", at=ctx.now())
+        await ctx.complete(session, {"steps": 2})
+    return {"steps": 2}

@@ -8,6 +8,7 @@ from datetime import datetime
 from reelscope.config import Settings
 from reelscope.worker.consumer import start_embedded
 from reelscope.worker.engine import JobEngine
+from reelscope.worker.registry import Lane
 from tests.worker import sample_tasks
 
 
@@ -17,13 +18,17 @@ class TestPeriodicTasks:
 
         def ticks(at: datetime) -> list[object]:
             # other families' periodic tasks (catalog collection, …) are registered too; look at ours
-            return [t for t in jobs.huey.read_periodic(at) if t.name.endswith("periodic.test.tick")]
+            return [
+                t
+                for t in jobs.queues[Lane.BACKGROUND].read_periodic(at)
+                if t.name.endswith("periodic.test.tick")
+            ]
 
         assert ticks(datetime(2026, 11, 21, 13, 0)) == []
         due = ticks(datetime(2026, 11, 21, 14, 0))
         assert len(due) == 1
         before = len(sample_tasks.TICKS)
-        jobs.huey.execute(due[0])
+        jobs.queues[Lane.BACKGROUND].execute(due[0])
         assert len(sample_tasks.TICKS) == before + 1
         assert sample_tasks.TICKS[-1].startswith("reelscope-loop-")
 
@@ -35,9 +40,11 @@ class TestEmbeddedConsumer:
         embedded = await asyncio.to_thread(start_embedded, settings, periodic=False)
         try:
             assert embedded.dispatcher is None
-            assert embedded.consumer.periodic is False
-            assert embedded.engine.huey.read_periodic(datetime(2026, 11, 21, 14, 0)) == []
+            for lane, consumer in embedded.consumers.items():
+                assert consumer.periodic is False
+                assert embedded.engine.queues[lane].read_periodic(datetime(2026, 11, 21, 14, 0)) == []
         finally:
             await asyncio.to_thread(embedded.stop)
-        assert not embedded.consumer.scheduler.is_alive()
-        assert not any(thread.is_alive() for _, thread in embedded.consumer.worker_threads)
+        for consumer in embedded.consumers.values():
+            assert not consumer.scheduler.is_alive()
+            assert not any(thread.is_alive() for _, thread in consumer.worker_threads)

@@ -69,7 +69,7 @@ class TestEnqueueAfterCommit:
                 await credit_job(session, team, clock)
                 enqueue(session, "test.credit", team_id=team.team_id, label="plain")
                 raise Rollback
-        assert jobs.huey.pending_count() == 0
+        assert jobs.pending_count() == 0
         assert jobs.drain() == 0
         async with runtime.db.transaction(write=False) as session:
             assert (await session.execute(select(func.count()).select_from(Job))).scalar_one() == 0

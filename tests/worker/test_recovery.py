@@ -24,6 +24,7 @@ from reelscope.worker.engine import JobEngine
 from reelscope.worker.jobs import service as jobs_service
 from reelscope.worker.queue import SENDER_KEY, Message
 from tests.conftest import TeamKey
+from tests.worker import sample_tasks
 
 pytestmark = [pytest.mark.all_queues, pytest.mark.both_databases]
 
@@ -154,7 +155,7 @@ class TestLostMessages:
         self, runtime: Runtime, jobs: JobEngine, team: TeamKey, clock: ManualClock
     ) -> None:
         job_id = await create(runtime, clock, "test.credit", params={"team_id": team.team_id})
-        jobs.send([Message(job_id=job_id)])
+        jobs.send([Message(task="test.credit", job_id=job_id)])
         jobs.drain()
         assert (await load(runtime, job_id)).attempts == 1
         assert await effects(runtime, job_id) == 1
@@ -258,3 +259,44 @@ class TestDeadWorkers:
         with pytest.raises(JobLost):
             async with runtime.db.transaction() as session:
                 await alive.complete(session, {})
+
+
+class TestSteps:
+    """A job that works in steps records where it stands with each step (``save_progress``); the attempt
+    after a failure or a restart reads it and goes on (ADR 0042)."""
+
+    async def test_the_attempt_after_a_failure_goes_on_from_the_last_step_landed(
+        self, runtime: Runtime, jobs: JobEngine, task_context: TaskContext, team: TeamKey, clock: ManualClock
+    ) -> None:
+        params = {"team_id": team.team_id}
+        job_id = await create(runtime, clock, "test.steps", team_id=team.team_id, params=params)
+        jobs.drain()
+        job = await load(runtime, job_id)
+        assert (job.status, job.progress) == ("failed", {"step": 1})
+
+        clock.advance(timedelta(seconds=30))  # the retry's backoff
+        await dispatch(task_context, jobs)
+        job = await load(runtime, job_id)
+        assert (job.status, job.attempts, job.result) == ("completed", 2, {"steps": 2})
+        assert sample_tasks.PROGRESS_SEEN[job_id] == [{}, {"step": 1}]
+        async with runtime.db.transaction(write=False) as session:
+            stmt = select(LedgerEntry.reference).where(LedgerEntry.reference.like("step%"))
+            references = sorted((await session.execute(stmt)).scalars())
+        # the first step landed once: the second attempt did not do it again
+        assert references == [f"step1:{job_id}", f"step2:{job_id}"]
+
+    async def test_an_attempt_that_lost_the_job_cannot_record_progress(
+        self, runtime: Runtime, jobs: JobEngine, task_context: TaskContext, team: TeamKey, clock: ManualClock
+    ) -> None:
+        params = {"team_id": team.team_id}  # the message is lost: the test claims the job itself
+        job_id = await create(runtime, clock, "test.credit", lose_message=True, params=params)
+        async with runtime.db.transaction() as session:
+            run = await jobs_service.claim(session, job_id, now=clock.now(), lease=LEASE)
+        assert run is not None
+        clock.advance(LEASE + timedelta(seconds=1))
+        await dispatch(task_context, jobs)  # the lease lapsed: released and run again elsewhere
+        ctx = TaskContext(settings=runtime.settings, clock=clock, db=runtime.db, job=run)
+        with pytest.raises(JobLost):
+            async with runtime.db.transaction() as session:
+                await ctx.save_progress(session, {"step": 1})
+        assert (await load(runtime, job_id)).progress is None

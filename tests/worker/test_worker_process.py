@@ -62,6 +62,7 @@ def env(tmp_path: Path, queue: str) -> dict[str, str]:
         "REELSCOPE_JOB_LEASE_SECONDS": "3",
         "REELSCOPE_JOB_DISPATCH_INTERVAL_SECONDS": "0.5",
         "REELSCOPE_JOB_WORKERS": "1",
+        "REELSCOPE_JOB_USER_WORKERS": "1",
     }
     environment.pop("REELSCOPE_DATABASE_URL", None)
     environment.pop("REELSCOPE_REDIS_URL", None)
@@ -204,13 +205,14 @@ class TestServeRunsJobs:
     ) -> None:
         database, _engine, team_id = side
         port = free_port()
-        # serve's default of two consumers: the first start queues the rest of the trend backfill as one job,
-        # which keeps a consumer busy for 20-60 s depending on the machine
+        # serve's defaults: two background and two user workers; the first start's history job holds a
+        # background one, never the user workers this job runs on (ADR 0042)
         serve_env = {
             **env,
             "REELSCOPE_HOST": "127.0.0.1",
             "REELSCOPE_PORT": str(port),
             "REELSCOPE_JOB_WORKERS": "2",
+            "REELSCOPE_JOB_USER_WORKERS": "2",
         }
         log = tmp_path / "serve.log"
         server = start("serve", serve_env, log)
@@ -228,9 +230,8 @@ class TestServeRunsJobs:
             async def completed() -> bool:
                 return (await job_row(database, job.id)).status == "completed"
 
-            # the deadline only catches a consumer that never runs the job: on a busy machine the first
-            # start's work can hold both consumers for a while (a CI run once took 60 s with one consumer)
-            await eventually(completed, "serve's embedded consumer to run the job", server, seconds=300)
+            # the deadline only catches a consumer that never runs the job
+            await eventually(completed, "serve's embedded consumer to run the job", server, seconds=120)
             assert httpx.get(f"http://127.0.0.1:{port}/").status_code == 200
         finally:
             server.send_signal(signal.SIGINT)

@@ -30,11 +30,11 @@ from __future__ import annotations
 import math
 import re
 import statistics
+from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from functools import partial
 
 from reelscope.analysis.text import normalize_hashtag, phrases
 
@@ -238,18 +238,20 @@ def features_of(post: Post, params: DetectionParams) -> list[Feature]:
     return list(found.values())
 
 
-FeaturesOf = Callable[[Post], Sequence[Feature]]
-
-
 class FeatureMemo:
-    """Features of posts computed once for many runs (a period of runs reads each post ~70 times):
-    each post's features by video id, each feature object shared. Keep one per run sequence; ``keep``
-    forgets the posts that left the window."""
+    """Features of posts computed once for many runs (a run sequence moves each post through several
+    windows): each post's features by video id, each feature object shared, each key's numbered series.
+    Keep one per run sequence; ``keep`` forgets the posts that left the window."""
 
     def __init__(self, params: DetectionParams) -> None:
         self.params = params
         self._by_post: dict[str, tuple[Feature, ...]] = {}
         self._shared: dict[str, Feature] = {}
+        self._series: dict[str, str] = {}
+        # by video id: its features' keys, and those keys with each numbered series after them (what a
+        # baseline counts)
+        self._keys: dict[str, tuple[str, ...]] = {}
+        self._counted: dict[str, tuple[str, ...]] = {}
 
     def __len__(self) -> int:
         return len(self._by_post)
@@ -262,9 +264,207 @@ class FeatureMemo:
             self._by_post[post.video_id] = found
         return found
 
+    def series(self, key: str) -> str:
+        found = self._series.get(key)
+        if found is None:
+            found = self._series[key] = series_key(key)
+        return found
+
+    def keys(self, post: Post) -> tuple[str, ...]:
+        found = self._keys.get(post.video_id)
+        if found is None:
+            found = self._keys[post.video_id] = tuple(f.key for f in self(post))
+        return found
+
+    def counted(self, post: Post) -> tuple[str, ...]:
+        found = self._counted.get(post.video_id)
+        if found is None:
+            keys = self.keys(post)
+            found = keys + tuple(s for k, s in zip(keys, map(self.series, keys), strict=True) if s != k)
+            self._counted[post.video_id] = found
+        return found
+
     def keep(self, video_ids: set[str]) -> None:
         self._by_post = {v: f for v, f in self._by_post.items() if v in video_ids}
         self._shared = {f.key: f for found in self._by_post.values() for f in found}
+        self._series = {k: v for k, v in self._series.items() if k in self._shared}
+        self._keys = {v: k for v, k in self._keys.items() if v in video_ids}
+        self._counted = {v: k for v, k in self._counted.items() if v in video_ids}
+
+
+class FeatureWindows:
+    """One region's posts in the windows of a run at ``now`` and what each window counts per feature,
+    kept up to date as ``now`` moves forward: the recent window (its videos, uploaders and views per
+    feature), the baseline before it (uses and views per feature and per numbered series) and, inside the
+    baseline, the same hours a week before the run (uses). A sequence of runs in time order moves each
+    post into and out of each window once, instead of counting the whole 8 days again at every run; a
+    single run is the same object advanced once. ``bursts_at`` and ``trends_at`` read the counts.
+
+    Posts are ``add``-ed before the ``advance`` that takes them in (any order; a post older than the
+    last ``advance`` is ignored: its runs are past). Every post of the region must be added, once.
+    """
+
+    def __init__(self, params: DetectionParams, features: FeatureMemo | None = None) -> None:
+        self.params = params
+        # one object per feature key (the memo's)
+        self.features = features if features is not None else FeatureMemo(params)
+        self.now: datetime | None = None
+        self._pending: list[Post] = []
+        # posts taken in, by time; [_head, _recent) is the baseline window, [_week_start, _week_end)
+        # the week-ago window inside it, [_recent, len) the recent window
+        self._posts: list[Post] = []
+        self._times: list[datetime] = []
+        self._head = self._week_start = self._week_end = self._recent = 0
+        self.recent_videos: dict[str, set[str]] = {}
+        self.recent_creators: dict[str, dict[str, int]] = {}
+        self.recent_views: dict[str, int] = {}
+        self.recent_posts: dict[str, Post] = {}
+        # each recent feature as the run reports it
+        self.labels: dict[str, Feature] = {}
+        self.baseline_count: dict[str, int] = {}
+        self.baseline_views: dict[str, int] = {}
+        self.week_ago_count: dict[str, int] = {}
+        # keys used by at least min_count_floor recent videos: the only ones a run can report
+        self.candidates: set[str] = set()
+
+    def __len__(self) -> int:
+        """Posts in the run's whole window (baseline and recent)."""
+        return len(self._posts) - self._head
+
+    def video_ids(self) -> set[str]:
+        """The posts held: in the window, or added and waiting for their run."""
+        return {p.video_id for p in self._posts[self._head :]} | {p.video_id for p in self._pending}
+
+    @property
+    def earliest(self) -> datetime | None:
+        """The oldest post of the baseline window."""
+        return self._times[self._head] if self._head < self._recent else None
+
+    def add(self, posts: Iterable[Post]) -> None:
+        self._pending.extend(posts)
+
+    def _bounds(self, now: datetime) -> tuple[datetime, datetime, datetime, datetime]:
+        """Window edges (each exclusive below, inclusive above): baseline start, week-ago start and end
+        (clipped to the baseline), recent start."""
+        params = self.params
+        recent_start = now - params.recent
+        baseline_start = recent_start - params.baseline
+        week_start = max(baseline_start, recent_start - timedelta(days=7))
+        week_end = min(now - timedelta(days=7), recent_start)
+        return baseline_start, week_start, max(week_start, week_end), recent_start
+
+    def advance(self, now: datetime) -> None:
+        """Move the windows to a run at ``now`` (no earlier than the previous run)."""
+        if self.now is not None and now < self.now:
+            raise ValueError("runs must come in time order")
+        since = self.now
+        fresh = [p for p in self._pending if p.posted_at <= now and (since is None or p.posted_at > since)]
+        # a feature is labelled as the first recent post to write it, in the order the posts were added
+        # (the memo shares that post's feature object with the posts after it)
+        recent_start = now - self.params.recent
+        for post in fresh:
+            if post.posted_at > recent_start:
+                self.features(post)
+        taken = sorted(fresh, key=lambda p: p.posted_at)
+        self._pending = [p for p in self._pending if p.posted_at > now]
+        old = (self._head, self._week_start, self._week_end, self._recent, len(self._posts))
+        self._posts += taken
+        self._times += [p.posted_at for p in taken]
+        # each edge's first post past it; every edge only moves forward
+        new = (
+            *(
+                bisect_right(self._times, edge, lo=lo)
+                for edge, lo in zip(self._bounds(now), old, strict=False)
+            ),
+            len(self._posts),
+        )
+        # a post changes windows only where an edge moved past it
+        done = 0
+        for lo, hi in sorted((old[i], new[i]) for i in range(5) if new[i] > old[i]):
+            for i in range(max(lo, done), hi):
+                self._move(self._posts[i], self._where(i, old), self._where(i, new))
+            done = max(done, hi)
+        self._head, self._week_start, self._week_end, self._recent = new[:4]
+        self.now = now
+        if self._head > 4096 and self._head * 2 > len(self._posts):
+            del self._posts[: self._head], self._times[: self._head]
+            self._week_start -= self._head
+            self._week_end -= self._head
+            self._recent -= self._head
+            self._head = 0
+
+    @staticmethod
+    def _where(i: int, edges: tuple[int, ...]) -> tuple[bool, bool, bool]:
+        """(in the baseline, in the week-ago window, in the recent window) of post ``i``."""
+        head, week_start, week_end, recent, end = edges
+        return head <= i < recent, week_start <= i < week_end, recent <= i < end
+
+    def _move(self, post: Post, was: tuple[bool, bool, bool], now: tuple[bool, bool, bool]) -> None:
+        if now[0] != was[0]:
+            by = now[0] - was[0]
+            _count(self.baseline_count, self.features.counted(post), by)
+            _count(self.baseline_views, self.features.keys(post), by * post.views)
+        if now[1] != was[1]:
+            _count(self.week_ago_count, self.features.counted(post), now[1] - was[1])
+        if now[2] and not was[2]:
+            self._enter_recent(post)
+        elif was[2] and not now[2]:
+            self._leave_recent(post)
+
+    def _enter_recent(self, post: Post) -> None:
+        video_id, views = post.video_id, post.views
+        uploader = post.creator_id or video_id
+        self.recent_posts[video_id] = post
+        floor = self.params.min_count_floor
+        all_videos, all_creators, all_views = self.recent_videos, self.recent_creators, self.recent_views
+        for feature in self.features(post):
+            key = feature.key
+            videos = all_videos.get(key)
+            if videos is None:
+                videos = all_videos[key] = set()
+                all_creators[key] = {}
+                all_views[key] = 0
+                self.labels[key] = feature
+            videos.add(video_id)
+            if len(videos) == floor:
+                self.candidates.add(key)
+            creators = all_creators[key]
+            creators[uploader] = creators.get(uploader, 0) + 1
+            all_views[key] += views
+
+    def _leave_recent(self, post: Post) -> None:
+        video_id, views = post.video_id, post.views
+        uploader = post.creator_id or video_id
+        del self.recent_posts[video_id]
+        floor = self.params.min_count_floor
+        all_videos, all_creators, all_views = self.recent_videos, self.recent_creators, self.recent_views
+        for key in self.features.keys(post):
+            videos = all_videos[key]
+            videos.discard(video_id)
+            if len(videos) < floor:
+                self.candidates.discard(key)
+            if not videos:
+                del all_videos[key], all_creators[key], all_views[key], self.labels[key]
+                continue
+            creators = all_creators[key]
+            left = creators[uploader] - 1
+            if left:
+                creators[uploader] = left
+            else:
+                del creators[uploader]
+            all_views[key] -= views
+
+
+def _count(counts: dict[str, int], keys: Sequence[str], by: int) -> None:
+    """Add ``by`` to each key's count; a count back at zero leaves the dict, which stays the window's
+    size."""
+    get = counts.get
+    for key in keys:
+        value = get(key, 0) + by
+        if value:
+            counts[key] = value
+        else:
+            counts.pop(key, None)
 
 
 def find_bursts(
@@ -272,82 +472,62 @@ def find_bursts(
     now: datetime,
     params: DetectionParams,
     thresholds: Thresholds | None = None,
-    features: FeaturesOf | None = None,
+    features: FeatureMemo | None = None,
 ) -> list[Burst]:
-    """Features whose recent use and views are far above their own baseline, strongest first.
+    """Features whose recent use and views are far above their own baseline, strongest first (one run
+    over ``posts``; ``bursts_at`` for a sequence of runs)."""
+    windows = FeatureWindows(params, features)
+    windows.add(posts)
+    windows.advance(now)
+    return bursts_at(windows, thresholds)
+
+
+def bursts_at(windows: FeatureWindows, thresholds: Thresholds | None = None) -> list[Burst]:
+    """The bursts of the run ``windows`` stands at, strongest first.
 
     Without ``thresholds`` they come from the region's own volume: its videos in the recent window."""
-    if features is None:
-        features = partial(features_of, params=params)
-    recent_start = now - params.recent
-    baseline_start = recent_start - params.baseline
-    week_ago_start, week_ago_end = recent_start - timedelta(days=7), now - timedelta(days=7)
-    recent_videos: dict[str, set[str]] = defaultdict(set)
-    recent_creators: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    recent_views: dict[str, int] = defaultdict(int)
-    baseline_count: dict[str, int] = defaultdict(int)
-    baseline_views: dict[str, int] = defaultdict(int)
-    week_ago_count: dict[str, int] = defaultdict(int)
-    labels: dict[str, Feature] = {}
-    recent_posts = 0
-    earliest: datetime | None = None
-    for post in posts:
-        if recent_start < post.posted_at <= now:
-            recent_posts += 1
-            uploader = post.creator_id or post.video_id
-            for feature in features(post):
-                labels.setdefault(feature.key, feature)
-                recent_videos[feature.key].add(post.video_id)
-                recent_creators[feature.key][uploader] += 1
-                recent_views[feature.key] += post.views
-        elif baseline_start < post.posted_at <= recent_start:
-            earliest = post.posted_at if earliest is None or post.posted_at < earliest else earliest
-            week_ago = week_ago_start < post.posted_at <= week_ago_end
-            for feature in features(post):
-                baseline_count[feature.key] += 1
-                baseline_views[feature.key] += post.views
-                if week_ago:
-                    week_ago_count[feature.key] += 1
-                series = series_key(feature.key)
-                if series != feature.key:
-                    baseline_count[series] += 1
-                    if week_ago:
-                        week_ago_count[series] += 1
+    params = windows.params
+    if windows.now is None:
+        return []
     if thresholds is None:
-        thresholds = thresholds_for(recent_posts / (params.recent / timedelta(days=1)), params)
+        thresholds = thresholds_for(len(windows.recent_posts) / (params.recent / timedelta(days=1)), params)
+    recent_start = windows.now - params.recent
     # the baseline is the part of its window the posts cover (a history imported a few days ago has
     # less than a week); under one recent window it counts as one
+    earliest = windows.earliest
     covered = recent_start - earliest if earliest is not None else params.baseline
     scale = params.recent / max(covered, params.recent)
     # every feature of the window is tested, reported or not (Bonferroni over the run's features)
-    chance_limit = params.family_error / max(1, len(recent_videos))
+    chance_limit = params.family_error / max(1, len(windows.recent_videos))
+    baseline_count, week_ago_count = windows.baseline_count, windows.week_ago_count
 
-    bursts: list[Burst] = []
-    for key, videos in recent_videos.items():
+    found: list[Burst] = []
+    for key in windows.candidates:
+        videos = windows.recent_videos[key]
         if len(videos) < thresholds.min_count:
             continue
-        count = sum(min(n, params.per_creator_cap) for n in recent_creators[key].values())
+        count = sum(min(n, params.per_creator_cap) for n in windows.recent_creators[key].values())
         if count < thresholds.min_count:
             continue  # one uploader's series, not a story
         # the feature's own baseline: its mean pace, its use a week before (weekly shows), and for a
         # numbered label ("Week 5", "Ep 45") the series' use under any number
-        series = series_key(key)
+        series = windows.features.series(key)
         expected = max(
-            max(baseline_count[key], baseline_count[series]) * scale,
-            max(week_ago_count[key], week_ago_count[series]) * params.weekly_weight,
+            max(baseline_count.get(key, 0), baseline_count.get(series, 0)) * scale,
+            max(week_ago_count.get(key, 0), week_ago_count.get(series, 0)) * params.weekly_weight,
         )
         z = (count - expected) / math.sqrt(expected + 1.0)
         ratio = (count + 1.0) / (expected + 1.0)
-        views_ratio = (recent_views[key] + 1.0) / (baseline_views[key] * scale + 1.0)
+        views_ratio = (windows.recent_views[key] + 1.0) / (windows.baseline_views.get(key, 0) * scale + 1.0)
         if z < thresholds.min_z or ratio < params.min_ratio or views_ratio < params.min_views_ratio:
             continue
         # an expectation from the weekly or series rule counts as that many baseline uses
         chance = chance_of(count, expected, 1.0 / scale)
         if chance > chance_limit:
             continue  # one of the many rare features that reach this count by luck on some day
-        bursts.append(
+        found.append(
             Burst(
-                feature=labels[key],
+                feature=windows.labels[key],
                 recent_count=len(videos),
                 expected=expected,
                 z=z,
@@ -357,8 +537,8 @@ def find_bursts(
                 chance=chance,
             )
         )
-    bursts.sort(key=lambda b: (-b.score, b.feature.key))
-    return bursts
+    found.sort(key=lambda b: (-b.score, b.feature.key))
+    return found
 
 
 def _cluster(bursts: Sequence[Burst], containment: float) -> list[list[Burst]]:
@@ -448,15 +628,21 @@ def _display_name(members: Sequence[Burst], posts: Sequence[Post]) -> tuple[str,
             return TAG
         return kind
 
-    def rank(group: list[Burst]) -> tuple[float, int, float, int, float]:
+    def reach(group: list[Burst]) -> tuple[float, int]:
         coverage = len({v for b in group for v in b.video_ids}) / total
+        return -round(coverage, 1), _NAME_PREFERENCE[kind_of(group)]
+
+    def reads(group: list[Burst]) -> tuple[float, int, float]:
         text = spelled(group).lstrip("#")
         words = text.split() or [text]
         capitals = sum(w[:1].isupper() for w in words) / len(words)
-        kind = _NAME_PREFERENCE[kind_of(group)]
-        return (-round(coverage, 1), kind, -capitals, -len(words), -max(b.score for b in group))
+        return -capitals, -len(words), -max(b.score for b in group)
 
-    best = min(groups.values(), key=rank)
+    # the spelling scans the captions: only the groups that reach the most videos in the preferred kind
+    # are spelled, to choose among them
+    reaches = {id(group): reach(group) for group in groups.values()}
+    most = min(reaches.values())
+    best = min((g for g in groups.values() if reaches[id(g)] == most), key=reads)
     return spelled(best), kind_of(best)
 
 
@@ -475,19 +661,28 @@ def _spelling(phrase: str, posts: Sequence[Post]) -> str:
 
 
 def detect(
-    posts: Sequence[Post],
+    posts: Iterable[Post],
     now: datetime,
     params: DetectionParams | None = None,
-    features: FeaturesOf | None = None,
+    features: FeatureMemo | None = None,
 ) -> list[DetectedTrend]:
-    """Named trends breaking out among ``posts`` at ``now``, strongest first (``features``: a
-    ``FeatureMemo`` when many runs read the same posts)."""
-    params = params or DetectionParams()
-    recent_start = now - params.recent
-    volume = sum(1 for p in posts if recent_start < p.posted_at <= now) / (params.recent / timedelta(days=1))
+    """Named trends breaking out among ``posts`` at ``now``, strongest first (one run; a sequence of runs
+    keeps a ``FeatureWindows`` per region and reads ``trends_at``)."""
+    windows = FeatureWindows(params or DetectionParams(), features)
+    windows.add(posts)
+    windows.advance(now)
+    return trends_at(windows)
+
+
+def trends_at(windows: FeatureWindows) -> list[DetectedTrend]:
+    """The named trends of the run ``windows`` stands at, strongest first."""
+    params, now = windows.params, windows.now
+    if now is None:
+        return []
+    volume = len(windows.recent_posts) / (params.recent / timedelta(days=1))
     thresholds = thresholds_for(volume, params)
-    bursts = find_bursts(posts, now, params, thresholds, features)
-    by_id = {p.video_id: p for p in posts}
+    bursts = bursts_at(windows, thresholds)
+    by_id = windows.recent_posts
     trends: list[DetectedTrend] = []
     for members in _cluster(bursts, params.containment):
         members.sort(key=lambda b: (-b.score, b.feature.key))

@@ -43,6 +43,8 @@ class Job(Base):
     max_attempts: Mapped[int] = mapped_column(Integer, default=3)
     params: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     result: Mapped[Any | None] = mapped_column(JSON, nullable=True)
+    # where a job that works in steps stands, written with each step it lands (null for the others)
+    progress: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     error: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     # credits the request that created the job charged; refunded if the job fails for good (ARCHITECTURE §3)
     charged_credits: Mapped[int] = mapped_column(Integer, default=0)

@@ -6,10 +6,7 @@ run record and the event are one transaction, so a run either lands whole or not
 
 from __future__ import annotations
 
-import asyncio
-from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -17,18 +14,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from reelscope.analysis.trends import (
-    DetectedTrend,
-    DetectionParams,
-    FeatureMemo,
-    FeaturesOf,
-    Post,
-    Promotion,
-    detect,
-    promote,
-)
 from reelscope.catalog import reads as catalog_reads
-from reelscope.catalog.reads import CountryPost
 from reelscope.events import service as events_service
 from reelscope.kit.clock import iso
 from reelscope.kit.db import Database
@@ -37,68 +23,17 @@ from reelscope.models.trends import TrendGroup, TrendReading, TrendRegion, Trend
 from reelscope.trend import momentum as trend_momentum
 from reelscope.trend import repository
 from reelscope.trend import service as trend_service
+from reelscope.trend.detection import Detection, Detector, InProcess, OwnProcess
 from reelscope.trend.regions import GLOBAL, RUN_HOURS
 
 log = get_logger(__name__)
 
-PARAMS = DetectionParams()
-# a country needs this many recent videos before its own detection means anything
-MIN_COUNTRY_POSTS = 200
 EXEMPLARS_KEPT = 20
 EVENT_TRENDS = 20  # trends carried by one event, top ranked first
 EVENT_EXEMPLARS = 5
 EXEMPLAR_EVENT_FIELDS = ("video_id", "url", "platform", "views", "thumbnail_url", "publish_date", "author")
 REGION_EVENT = "trends.region.completed"
 GLOBAL_EVENT = "trends.daily.completed"
-
-
-@dataclass
-class Detection:
-    """What a run found, before it is stored."""
-
-    trends: list[DetectedTrend]
-    promotions: list[Promotion] = field(default_factory=list)
-
-
-def window(at: datetime) -> tuple[datetime, datetime]:
-    """The posts a run at ``at`` reads: its recent window and the baseline before it."""
-    return at - PARAMS.recent - PARAMS.baseline, at
-
-
-def detect_region(
-    region: TrendRegion, posts: Sequence[CountryPost], at: datetime, features: FeaturesOf | None = None
-) -> Detection:
-    """Pure: detection for one region. Countries look at their own videos; ``global`` looks at all of
-    them natively and promotes what two or more countries found independently (§2.5)."""
-    if region.code != GLOBAL:
-        return Detection(
-            trends=detect([p.post for p in posts if p.country == region.code], at, PARAMS, features)
-        )
-    by_country: dict[str, list[Post]] = defaultdict(list)
-    for item in posts:
-        if item.country:
-            by_country[item.country].append(item.post)
-    country_trends = {
-        country: detect(country_posts, at, PARAMS, features)
-        for country, country_posts in by_country.items()
-        if len(country_posts) >= MIN_COUNTRY_POSTS
-    }
-    return Detection(
-        trends=detect([p.post for p in posts], at, PARAMS, features), promotions=promote(country_trends)
-    )
-
-
-async def detect_off_loop(
-    region: TrendRegion, posts: Sequence[CountryPost], at: datetime, features: FeaturesOf | None = None
-) -> Detection:
-    """``detect_region`` in a worker thread, so the event loop stays free (ARCHITECTURE §5)."""
-    return await asyncio.to_thread(detect_region, region, posts, at, features)
-
-
-async def load_posts(db: Database, at: datetime) -> list[CountryPost]:
-    since, until = window(at)
-    async with db.transaction(write=False) as session:
-        return await catalog_reads.posts_for_detection(session, since, until)
 
 
 def _exemplar_ids(detection: Detection) -> list[str]:
@@ -246,8 +181,7 @@ async def run_region(
         region = await trend_service.region_or_400(session, region_code)
         done_before = await repository.get_run(session, region.code, scheduled_for) is not None
     if not done_before:
-        posts = await load_posts(db, scheduled_for)
-        detection = await detect_off_loop(region, posts, scheduled_for)
+        detection = await InProcess(db, [region.code]).detect(region.code, scheduled_for)
     async with db.transaction() as session:
         run = None
         if not done_before:
@@ -291,35 +225,91 @@ def backfill_times(timezone: str, now: datetime, days: int) -> list[datetime]:
     return scheduled_times(timezone, datetime(first.year, first.month, first.day, tzinfo=zone), now)
 
 
-class PostWindow:
-    """The detection input of runs taken in time order: each run's window is read once, and only
-    the part beyond what the previous run read (a period of months is never in memory at once)."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
-        self.posts: list[CountryPost] = []
-        self.since: datetime | None = None
-        self.until: datetime | None = None
-
-    async def _read(self, since: datetime, until: datetime) -> list[CountryPost]:
-        async with self.db.transaction(write=False) as session:
-            return await catalog_reads.posts_for_detection(session, since, until)
-
-    async def at(self, at: datetime) -> list[CountryPost]:
-        start, end = window(at)
-        if self.since is None or self.until is None or start < self.since or start >= self.until:
-            self.posts, self.since, self.until = await self._read(start, end), start, end
-        elif end > self.until:
-            self.posts += await self._read(self.until, end)
-            self.until = end
-        if start > self.since:
-            self.posts = [p for p in self.posts if p.post.posted_at > start]
-            self.since = start
-        return [p for p in self.posts if p.post.posted_at <= end]
-
-
 # called after each planned run: (region, scheduled_for, stored now)
 OnRun = Callable[[TrendRegion, datetime, bool], None]
+
+
+class RunSequence:
+    """Planned runs stored in time order, skipping runs stored before (by anyone: the scheduler of a
+    running server included). Each run is the scheduled run's own detection and merge (``store``), so
+    groups come out as live runs make them; the windows move from run to run (``Populations``).
+
+    ``announce`` says which runs publish their §6.3 event (none by default: the events of past runs
+    would describe the past). With ``replay_momentum`` each stored run also reads the exemplars' views
+    as the catalog's snapshots had them at the run time and moves the region's live rows' momentum to
+    that time (``momentum.replay``): an imported history gets its momentum as it happened. With
+    ``own_process`` the detection runs in a process of its own (``detection.OwnProcess``; a database
+    file or server, not one in memory). Use it as ``async with``: that stops the detector.
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        planned: Sequence[tuple[TrendRegion, datetime]],
+        now: datetime,
+        *,
+        announce: Callable[[TrendRegion, datetime], bool] | None = None,
+        replay_momentum: bool = False,
+        on_run: OnRun | None = None,
+        quiet: bool = False,
+        own_process: bool = False,
+    ) -> None:
+        self.db = db
+        self.now = now
+        self.announce = announce
+        self.replay_momentum = replay_momentum
+        self.on_run = on_run
+        self.quiet = quiet
+        self.waiting = sorted(planned, key=lambda item: (item[1], item[0].position, item[0].code))
+        regions = {region.code for region, _ in planned}
+        self.detector: Detector = InProcess(db, regions)
+        if own_process and planned:
+            self.detector = OwnProcess(db.engine.url.render_as_string(hide_password=False), regions)
+
+    async def __aenter__(self) -> RunSequence:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.detector.close()
+
+    async def run_until(self, before: datetime | None = None) -> int:
+        """Store the waiting runs due before ``before`` (all of them when None); the runs stored now.
+
+        Each run is its own short transactions: the write lock is held for one merge at a time."""
+        stored = 0
+        while self.waiting and (before is None or self.waiting[0][1] < before):
+            region, at = self.waiting.pop(0)
+            stored += await self._run(region, at)
+        return stored
+
+    async def _run(self, region: TrendRegion, at: datetime) -> bool:
+        db = self.db
+        async with db.transaction(write=False) as session:
+            done_before = await repository.get_run(session, region.code, at) is not None
+        if done_before:
+            if self.on_run is not None:
+                self.on_run(region, at, False)
+            return False
+        detection = await self.detector.detect(region.code, at)
+        try:
+            async with db.transaction() as session:
+                run = await store(
+                    session,
+                    region,
+                    at,
+                    detection,
+                    now=self.now,
+                    announce=self.announce is not None and self.announce(region, at),
+                    views_as_of=at if self.replay_momentum else None,
+                    quiet=self.quiet,
+                )
+                if run is not None and self.replay_momentum:
+                    await trend_momentum.replay(session, region.code, at)
+        except IntegrityError:
+            run = None  # a running server stored the same run (or opened the same day group) first
+        if self.on_run is not None:
+            self.on_run(region, at, run is not None)
+        return run is not None
 
 
 async def run_planned(
@@ -332,50 +322,24 @@ async def run_planned(
     on_run: OnRun | None = None,
     quiet: bool = False,
 ) -> int:
-    """Store the planned runs in time order, skipping runs stored before (by anyone: the scheduler of
-    a running server included); returns the runs stored now. Each run is the scheduled run's own
-    detection and merge (``store``), so groups come out as live runs make them.
+    """Store every planned run (``RunSequence``); returns the runs stored now."""
+    async with RunSequence(
+        db, planned, now, announce=announce, replay_momentum=replay_momentum, on_run=on_run, quiet=quiet
+    ) as sequence:
+        return await sequence.run_until()
 
-    ``announce`` says which runs publish their §6.3 event (none by default: the events of past runs
-    would describe the past). With ``replay_momentum`` each stored run also reads the exemplars' views
-    as the catalog's snapshots had them at the run time and moves the region's live rows' momentum to
-    that time (``momentum.replay``): an imported history gets its momentum as it happened.
-    """
-    posts = PostWindow(db)
-    memo = FeatureMemo(PARAMS)  # each post's features once for the whole sequence of runs
-    stored = 0
-    for region, at in sorted(planned, key=lambda item: (item[1], item[0].position, item[0].code)):
-        async with db.transaction(write=False) as session:
-            done_before = await repository.get_run(session, region.code, at) is not None
-        if done_before:
-            if on_run is not None:
-                on_run(region, at, False)
-            continue
-        window_posts = await posts.at(at)
-        if len(memo) > 2 * len(window_posts) + 10_000:
-            memo.keep({p.post.video_id for p in window_posts})  # forget what left the window
-        detection = await detect_off_loop(region, window_posts, at, memo)
-        try:
-            async with db.transaction() as session:
-                run = await store(
-                    session,
-                    region,
-                    at,
-                    detection,
-                    now=now,
-                    announce=announce is not None and announce(region, at),
-                    views_as_of=at if replay_momentum else None,
-                    quiet=quiet,
-                )
-                if run is not None and replay_momentum:
-                    await trend_momentum.replay(session, region.code, at)
-        except IntegrityError:
-            run = None  # a running server stored the same run (or opened the same day group) first
-        if run is not None:
-            stored += 1
-        if on_run is not None:
-            on_run(region, at, run is not None)
-    return stored
+
+async def plan(
+    db: Database, now: datetime, *, days: int, latest_only: bool = False
+) -> list[tuple[TrendRegion, datetime]]:
+    """The past runs of every region over the last ``days`` local days (or each region's latest)."""
+    async with db.transaction(write=False) as session:
+        regions = list(await trend_service.regions(session))
+    planned: list[tuple[TrendRegion, datetime]] = []
+    for region in regions:
+        times = backfill_times(region.timezone, now, days if not latest_only else 2)
+        planned += [(region, at) for at in (times[-1:] if latest_only else times)]
+    return planned
 
 
 async def backfill(
@@ -392,12 +356,7 @@ async def backfill(
     latest past run), skipping runs stored before. Backfilled runs are recorded like scheduled ones, so
     the scheduler does not redo them, but announce nothing: their events would describe the past.
     ``replay_momentum`` moves momentum through the period as it happened (``run_planned``)."""
-    async with db.transaction(write=False) as session:
-        regions = list(await trend_service.regions(session))
-    planned: list[tuple[TrendRegion, datetime]] = []
-    for region in regions:
-        times = backfill_times(region.timezone, now, days if not latest_only else 2)
-        planned += [(region, at) for at in (times[-1:] if latest_only else times)]
+    planned = await plan(db, now, days=days, latest_only=latest_only)
     stored = (
         await run_planned(db, planned, now, replay_momentum=replay_momentum, on_run=on_run, quiet=quiet)
         if planned

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -52,7 +53,7 @@ async def ensure_schedules(session: AsyncSession, now: datetime) -> int:
     return created
 
 
-@task(RUN_TASK)
+@task(RUN_TASK, background=True)
 async def run(ctx: TaskContext, *, region: str, scheduled_for: str | None = None, **_: Any) -> dict[str, Any]:
     at = datetime.fromisoformat(scheduled_for.replace("Z", "+00:00")) if scheduled_for else ctx.now()
     finish = ctx.complete if ctx.job is not None else None
@@ -89,7 +90,7 @@ async def ensure_run_schedules(ctx: TaskContext) -> dict[str, int]:
         return {"created": await ensure_schedules(session, ctx.now())}
 
 
-@task("trend.backfill")
+@task("trend.backfill", background=True)
 async def backfill(
     ctx: TaskContext,
     *,
@@ -97,39 +98,90 @@ async def backfill(
     replay_momentum: bool = False,
     older_catalog_days: int = 0,
     catalog_until_days_ago: int = 0,
+    scheduled_for: str | None = None,
     **_: Any,
 ) -> dict[str, int]:
     """The groups of the last ``days`` region-local days (runs stored already are skipped).
 
     The first start (``bootstrap``) queues it for the whole backfilled period with momentum replayed,
     after first collecting the ``older_catalog_days`` of the catalog that end ``catalog_until_days_ago``
-    days ago (serve collects only the newest days before it answers, issue 17 item 4). Hashtag
-    statistics, digests and sound counts are refreshed once the older days are in. Each run logs at
-    debug: one line at the end says what was done."""
-    now = ctx.now()
-    collected = 0
-    if older_catalog_days > 0:
-        from reelscope.catalog import collection
-        from reelscope.digest import service as digest_service
-        from reelscope.hashtag import service as hashtag_service
-        from reelscope.sound import service as sound_service
-
-        collected = await collection.backfill(
-            ctx.db,
-            collection.world_feeds(build_connectors(ctx.settings, ctx.clock)),
-            ctx.clock,
-            days=older_catalog_days,
-            until=now - timedelta(days=catalog_until_days_ago),
-        )
-        await hashtag_service.rollup(ctx.db, now)
-        await digest_service.refresh(ctx.db, now)
-        await sound_service.refresh(ctx.db, now)
-    stored = await trend_runs.backfill(ctx.db, now, days=days, replay_momentum=replay_momentum, quiet=True)
+    days ago (serve collects only the newest days before it answers, issue 17 item 4). It works in
+    steps, each in short transactions (ADR 0042): one day of the catalog at a time, oldest first, and
+    the runs each day completes, stored while the next day is collected (detection in a process of its
+    own), so day groups land from the first minute; the job's ``progress`` records the last catalog day
+    stored, so an attempt after a restart goes on from there (and skips the stored runs). Hashtag
+    statistics and digests are refreshed once the older days are in. The period is the one of the
+    firing (``scheduled_for``), whenever an attempt runs. Each run logs at debug: one line at the end
+    says what was done."""
+    now = datetime.fromisoformat(scheduled_for) if scheduled_for else ctx.now()
+    planned = await trend_runs.plan(ctx.db, now, days=days)
+    progress = dict(ctx.job.progress) if ctx.job is not None else {}
+    stored = collected = 0
+    # detection in a process of its own: the API and the user lane keep this one's interpreter lock
+    async with trend_runs.RunSequence(
+        ctx.db, planned, now, replay_momentum=replay_momentum, quiet=True, own_process=True
+    ) as runs:
+        if older_catalog_days > 0 and not progress.get("catalog_done"):
+            until = now - timedelta(days=catalog_until_days_ago)
+            resume = progress.get("catalog_until")
+            collected, stored = await _older_catalog(
+                ctx, runs, older_catalog_days, until, datetime.fromisoformat(resume) if resume else None
+            )
+        stored += await runs.run_until()
+    log.info("trend.backfill.done", runs=stored, days=days, videos=collected)
     result = {"runs": stored, "videos": collected}
     if ctx.job is not None:
         async with ctx.db.transaction() as session:
             await ctx.complete(session, result)
     return result
+
+
+async def _older_catalog(
+    ctx: TaskContext, runs: trend_runs.RunSequence, days: int, until: datetime, resume_at: datetime | None
+) -> tuple[int, int]:
+    """The history job's catalog days, oldest first: each day landed is recorded on the job, and the
+    runs it completes are stored while the next day is collected. Then the hashtag statistics and the
+    digests. Returns (videos collected, runs stored)."""
+    from reelscope.catalog import collection
+    from reelscope.digest import service as digest_service
+    from reelscope.hashtag import service as hashtag_service
+    from reelscope.sound import service as sound_service
+
+    landed: asyncio.Queue[datetime | None] = asyncio.Queue()
+
+    async def record(end: datetime) -> None:
+        async with ctx.db.transaction() as session:
+            await ctx.save_progress(session, {"catalog_until": iso(end)})
+        landed.put_nowait(end)
+
+    async def follow() -> int:
+        stored = 0
+        while (end := await landed.get()) is not None:
+            stored += await runs.run_until(end)
+        return stored
+
+    follower = asyncio.create_task(follow())
+    try:
+        collected = await collection.backfill(
+            ctx.db,
+            collection.world_feeds(build_connectors(ctx.settings, ctx.clock)),
+            ctx.clock,
+            days=days,
+            until=until,
+            resume_at=resume_at,
+            after_window=record,
+        )
+    except BaseException:
+        follower.cancel()
+        raise
+    landed.put_nowait(None)
+    stored = await follower
+    await hashtag_service.rollup(ctx.db, ctx.now())
+    await digest_service.refresh(ctx.db, ctx.now())
+    await sound_service.refresh(ctx.db, ctx.now())
+    async with ctx.db.transaction() as session:
+        await ctx.save_progress(session, {"catalog_done": True})
+    return collected, stored
 
 
 async def bootstrap(

@@ -1,8 +1,10 @@
 """Consumers: the standalone ``reelscope worker`` and the one ``reelscope serve`` embeds in threads.
 
-Both run Huey's consumer (thread workers) on a ``JobEngine`` of their own and, with periodic tasks on,
-the dispatcher thread (``dispatch_once`` every ``REELSCOPE_JOB_DISPATCH_INTERVAL_SECONDS``) and Huey's
-periodic tasks. The embedded one leaves signals to uvicorn and is stopped by ``serve`` after uvicorn
+Both run one Huey consumer (thread workers) per lane on a ``JobEngine`` of their own (ADR 0042): the
+user lane's ``REELSCOPE_JOB_USER_WORKERS`` threads take only user work, the background lane's
+``REELSCOPE_JOB_WORKERS`` only the upkeep. With periodic tasks on, they also run the dispatcher thread
+(``dispatch_once`` every ``REELSCOPE_JOB_DISPATCH_INTERVAL_SECONDS``) and Huey's periodic tasks (on the
+background lane). The embedded one leaves signals to uvicorn and is stopped by ``serve`` after uvicorn
 returns; a job still running then is picked up again through its lease (no work is lost).
 """
 
@@ -18,6 +20,7 @@ from reelscope.kit.clock import SystemClock
 from reelscope.kit.logging import get_logger
 from reelscope.worker.dispatcher import dispatch_once
 from reelscope.worker.engine import JobEngine
+from reelscope.worker.registry import Lane
 
 log = get_logger(__name__)
 
@@ -60,23 +63,28 @@ class _EmbeddedConsumer(Consumer):  # type: ignore[misc]  # huey is untyped
 @dataclass
 class EmbeddedWorker:
     engine: JobEngine
-    consumer: Consumer
+    consumers: dict[Lane, Consumer]
     dispatcher: Dispatcher | None
 
     def stop(self) -> None:
-        self.consumer.stop(graceful=True)
+        for consumer in self.consumers.values():
+            consumer.stop_flag.set()  # both lanes stop taking work at once, then finish what they run
+        for consumer in self.consumers.values():
+            consumer.stop(graceful=True)
         if self.dispatcher is not None:
             self.dispatcher.stop()
         self.engine.close()
         log.info("worker.stopped")
 
 
-def _consumer(cls: type[Consumer], engine: JobEngine, *, periodic: bool) -> Consumer:
+def _consumer(cls: type[Consumer], engine: JobEngine, lane: Lane, *, periodic: bool) -> Consumer:
+    settings = engine.settings
+    periodic = periodic and lane is Lane.BACKGROUND  # the upkeep's crontabs are background work
     if periodic:
         engine.register_periodic()
     return cls(
-        engine.huey,
-        workers=engine.settings.job_workers,
+        engine.queues[lane],
+        workers=settings.job_user_workers if lane is Lane.USER else settings.job_workers,
         periodic=periodic,
         worker_type="thread",
         max_delay=MAX_POLL_DELAY_SECONDS,
@@ -84,29 +92,44 @@ def _consumer(cls: type[Consumer], engine: JobEngine, *, periodic: bool) -> Cons
     )
 
 
+def _started(settings: Settings, *, periodic: bool, embedded: bool) -> None:
+    log.info(
+        "worker.started",
+        embedded=embedded,
+        user_workers=settings.job_user_workers,
+        background_workers=settings.job_workers,
+        periodic=periodic,
+    )
+
+
 def start_embedded(settings: Settings, *, periodic: bool = True) -> EmbeddedWorker:
-    """Start a consumer (and the dispatcher) in threads of this process; returns at once."""
+    """Start both lanes' consumers (and the dispatcher) in threads of this process; returns at once."""
     engine = JobEngine(settings, SystemClock())
-    consumer = _consumer(_EmbeddedConsumer, engine, periodic=periodic)
-    consumer.start()
+    consumers = {lane: _consumer(_EmbeddedConsumer, engine, lane, periodic=periodic) for lane in Lane}
+    for consumer in consumers.values():
+        consumer.start()
     dispatcher = Dispatcher(engine, settings.job_dispatch_interval_seconds) if periodic else None
     if dispatcher is not None:
         dispatcher.start()
-    log.info("worker.started", embedded=True, workers=settings.job_workers, periodic=periodic)
-    return EmbeddedWorker(engine=engine, consumer=consumer, dispatcher=dispatcher)
+    _started(settings, periodic=periodic, embedded=True)
+    return EmbeddedWorker(engine=engine, consumers=consumers, dispatcher=dispatcher)
 
 
 def run_worker(settings: Settings, *, periodic: bool = True) -> None:
-    """Run a consumer in the foreground until SIGINT (graceful) or SIGTERM."""
+    """Run both lanes' consumers until SIGINT (graceful) or SIGTERM: the background lane's in the
+    foreground, owning the signals; the user lane's in threads, stopped when the foreground one returns."""
     engine = JobEngine(settings, SystemClock())
-    consumer = _consumer(Consumer, engine, periodic=periodic)
+    user = _consumer(_EmbeddedConsumer, engine, Lane.USER, periodic=periodic)
+    background = _consumer(Consumer, engine, Lane.BACKGROUND, periodic=periodic)
     dispatcher = Dispatcher(engine, settings.job_dispatch_interval_seconds) if periodic else None
     if dispatcher is not None:
         dispatcher.start()
-    log.info("worker.started", embedded=False, workers=settings.job_workers, periodic=periodic)
+    _started(settings, periodic=periodic, embedded=False)
+    user.start()
     try:
-        consumer.run()
+        background.run()
     finally:
+        user.stop(graceful=True)
         if dispatcher is not None:
             dispatcher.stop()
         engine.close()

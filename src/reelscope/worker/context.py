@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -28,6 +28,8 @@ class JobRun:
     attempt: int
     lease_token: str
     charged_credits: int
+    # where an earlier attempt of a job that works in steps got to (``TaskContext.save_progress``)
+    progress: dict[str, Any] = field(default_factory=dict)
 
 
 class JobLost(Exception):
@@ -66,6 +68,18 @@ class TaskContext:
             raise RuntimeError("hold() is only for tasks that run a jobs row")
         job = await jobs_repository.get_for_update(session, self.job.id)
         if job is None or job.status != jobs_repository.PROCESSING or job.lease_token != self.job.lease_token:
+            raise JobLost(self.job.id)
+
+    async def save_progress(self, session: AsyncSession, progress: dict[str, Any]) -> None:
+        """Record where the job stands, in the caller's transaction beside the step it lands: an attempt
+        after a restart finds it in ``job.progress`` and goes on from there. Raises ``JobLost`` when this
+        attempt no longer owns the job (the step rolls back with it)."""
+        if self.job is None:
+            return  # a plain call has no row: it starts over when sent again
+        saved = await jobs_repository.save_progress(
+            session, self.job.id, self.job.lease_token, progress=progress, now=self.clock.now()
+        )
+        if not saved:
             raise JobLost(self.job.id)
 
     async def complete(self, session: AsyncSession, result: Any = None) -> None:

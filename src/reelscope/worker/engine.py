@@ -6,7 +6,9 @@ loop running in a thread of its own, with its own ``Database``. The Huey worker 
 loop and waits. Huey's immediate mode (tests) executes tasks in the thread that enqueues them, which may
 itself be running an event loop; the dedicated loop thread makes that work the same way.
 
-The queue carries only two kinds of message: "run jobs row X" and "call task T with these ids".
+The queue carries only two kinds of message: "run jobs row X" and "call task T with these ids". There
+are two queues, one per lane (``registry.Lane``, ADR 0042): the user lane's messages never wait behind
+the background lane's, because each lane's consumer has worker threads of its own.
 """
 
 from __future__ import annotations
@@ -26,12 +28,14 @@ from reelscope.kit.logging import get_logger
 from reelscope.worker import registry, runner
 from reelscope.worker.context import TaskContext
 from reelscope.worker.queue import SENDER_KEY, Message
+from reelscope.worker.registry import Lane
 
 log = get_logger(__name__)
 
 T = TypeVar("T")
 
-QUEUE_NAME = "reelscope"
+# the background lane keeps the queue's first name, so messages queued by an earlier version still run
+QUEUE_NAMES = {Lane.BACKGROUND: "reelscope", Lane.USER: "reelscope-user"}
 CALL_TASK = "reelscope.call"
 JOB_TASK = "reelscope.job"
 
@@ -69,11 +73,14 @@ class JobEngine:
         self.settings = settings
         self.clock = clock
         registry.discover(settings.extra_task_modules)
-        self.huey = build_huey(settings, immediate=immediate)
+        # one Huey per lane, each knowing the two message kinds
+        self.queues = {lane: build_huey(settings, lane, immediate=immediate) for lane in Lane}
         self._loops: dict[int, LoopThread] = {}
         self._lock = threading.Lock()
-        self._call = self.huey.task(name=CALL_TASK)(self._execute_call)
-        self._job = self.huey.task(name=JOB_TASK)(self._execute_job)
+        self._call = {
+            lane: huey.task(name=CALL_TASK)(self._execute_call) for lane, huey in self.queues.items()
+        }
+        self._job = {lane: huey.task(name=JOB_TASK)(self._execute_job) for lane, huey in self.queues.items()}
 
     @property
     def lease(self) -> timedelta:
@@ -86,10 +93,11 @@ class JobEngine:
 
     def send(self, messages: Sequence[Message]) -> None:
         for message in messages:
+            lane = message.lane
             if message.job_id is not None:
-                self.huey.enqueue(self._job.s(message.job_id))
-            elif message.task is not None:
-                self.huey.enqueue(self._call.s(message.task, message.kwargs))
+                self.queues[lane].enqueue(self._job[lane].s(message.job_id))
+            else:
+                self.queues[lane].enqueue(self._call[lane].s(message.task, message.kwargs))
 
     def run(self, work: Callable[[TaskContext], Awaitable[T]]) -> T:
         """Run ``work`` on the calling thread's worker loop, with a fresh context, and wait for it."""
@@ -101,7 +109,8 @@ class JobEngine:
         return loop.run(main())
 
     def register_periodic(self) -> list[str]:
-        """Fixed system jobs (``@task(..., periodic=crontab(...))``) become Huey periodic tasks."""
+        """Fixed system jobs (``@task(..., periodic=crontab(...))``) become Huey periodic tasks of the
+        background lane's queue."""
         names = []
         for definition in registry.registered().values():
             if definition.periodic is None:
@@ -111,30 +120,39 @@ class JobEngine:
             def fire(name: str = name) -> None:
                 self._execute_call(name, {})
 
-            self.huey.periodic_task(definition.periodic, name=f"periodic.{name}")(fire)
+            self.queues[Lane.BACKGROUND].periodic_task(definition.periodic, name=f"periodic.{name}")(fire)
             names.append(name)
         return names
 
-    def drain(self) -> int:
-        """Run every queued message in this thread until the queue is empty; how many ran.
+    def run_next(self) -> bool:
+        """Run the next queued message in this thread, the user lane's first; False when none is left.
 
-        For tests on a real queue backend (SQLite, Redis): a deterministic stand-in for a consumer.
+        For tests on a real queue backend (SQLite, Redis): a deterministic stand-in for the consumers.
         """
+        for huey in self.queues.values():  # in the order of ``Lane``: the user lane first
+            message = huey.dequeue()
+            if message is not None:
+                huey.execute(message)
+                return True
+        return False
+
+    def drain(self) -> int:
+        """Run every queued message in this thread until the queues are empty; how many ran."""
         ran = 0
-        while self.huey.pending_count() > 0:
-            message = self.huey.dequeue()
-            if message is None:
-                break
-            self.huey.execute(message)
+        while self.run_next():
             ran += 1
         return ran
+
+    def pending_count(self) -> int:
+        return sum(huey.pending_count() for huey in self.queues.values())
 
     def close(self) -> None:
         with self._lock:
             loops, self._loops = list(self._loops.values()), {}
         for loop in loops:
             loop.close()
-        self.huey.storage.close()
+        for huey in self.queues.values():
+            huey.storage.close()
 
     def _loop_for_this_thread(self) -> LoopThread:
         ident = threading.get_ident()
@@ -158,10 +176,11 @@ class JobEngine:
         self.run(lambda ctx: runner.run_job(ctx, job_id, lease=self.lease))
 
 
-def build_huey(settings: Settings, *, immediate: bool = False) -> Huey:
-    """``RedisHuey`` when ``REELSCOPE_REDIS_URL`` is set, else ``SqliteHuey`` in the data dir."""
+def build_huey(settings: Settings, lane: Lane, *, immediate: bool = False) -> Huey:
+    """The queue of ``lane``: ``RedisHuey`` when ``REELSCOPE_REDIS_URL`` is set, else ``SqliteHuey`` in the
+    data dir (both lanes in one file, told apart by the queue name)."""
     options: dict[str, Any] = {"results": False, "utc": True, "immediate": immediate}
     if settings.redis_url:
-        return RedisHuey(QUEUE_NAME, url=settings.redis_url, **options)
+        return RedisHuey(QUEUE_NAMES[lane], url=settings.redis_url, **options)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    return SqliteHuey(QUEUE_NAME, filename=str(settings.data_dir / "queue.db"), **options)
+    return SqliteHuey(QUEUE_NAMES[lane], filename=str(settings.data_dir / "queue.db"), **options)

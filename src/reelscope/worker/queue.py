@@ -29,11 +29,16 @@ OUTBOUND_KEY = "reelscope.outbound"
 
 @dataclass(frozen=True)
 class Message:
-    """Run ``task`` with ``kwargs`` (a plain call), or run the jobs row ``job_id``."""
+    """Run ``task`` with ``kwargs`` (a plain call), or run the jobs row ``job_id`` (whose task is ``task``).
+    The task names the lane the message travels on (``registry.Lane``)."""
 
-    task: str | None = None
+    task: str
     kwargs: dict[str, Any] = field(default_factory=dict)
     job_id: str | None = None
+
+    @property
+    def lane(self) -> registry.Lane:
+        return registry.lane_of(self.task)
 
 
 class Sender(Protocol):
@@ -46,9 +51,9 @@ def enqueue(session: AsyncSession, task: str, **kwargs: Any) -> None:
     _append(session, Message(task=task, kwargs=kwargs))
 
 
-def enqueue_job(session: AsyncSession, job_id: str) -> None:
-    """Run the jobs row ``job_id`` once this transaction commits (used by ``jobs.service``)."""
-    _append(session, Message(job_id=job_id))
+def enqueue_job(session: AsyncSession, job_id: str, task: str) -> None:
+    """Run the jobs row ``job_id`` (of ``task``) once this transaction commits (used by ``jobs.service``)."""
+    _append(session, Message(task=task, job_id=job_id))
 
 
 def _append(session: AsyncSession, message: Message) -> None:

@@ -14,12 +14,26 @@ import pkgutil
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 from typing import Any, TypeVar
 
 import reelscope
 
 TaskBody = Callable[..., Awaitable[Any]]
 F = TypeVar("F", bound=TaskBody)
+
+
+class Lane(StrEnum):
+    """The queue a task's messages travel on, each with worker threads of its own (ADR 0042).
+
+    ``user``: work a team waits for (agent runs, lookups, tracking cycles, audience snapshots: anything a
+    request or a team's schedule starts). ``background``: the system's own upkeep (periodic tasks, trend
+    runs, the first start's history, the webhook pump). Background work never occupies a user worker, so
+    a user job starts within seconds however long the upkeep runs.
+    """
+
+    USER = "user"
+    BACKGROUND = "background"
 
 
 @dataclass(frozen=True)
@@ -30,6 +44,7 @@ class TaskDef:
     periodic: Callable[[datetime], bool] | None = None
     # sent by every dispatcher pass (every few seconds): for work finer-grained than Huey's minute crontab
     tick: bool = False
+    lane: Lane = Lane.USER
 
 
 class UnknownTask(LookupError):
@@ -40,20 +55,28 @@ _TASKS: dict[str, TaskDef] = {}
 
 
 def task(
-    name: str, *, periodic: Callable[[datetime], bool] | None = None, tick: bool = False
+    name: str,
+    *,
+    periodic: Callable[[datetime], bool] | None = None,
+    tick: bool = False,
+    background: bool = False,
 ) -> Callable[[F], F]:
     """Register ``async def body(ctx: TaskContext, **params)`` under ``name``.
 
     The body takes ids (JSON values), opens its own transactions on ``ctx.db``, can run twice without
     harm, and returns what it did (a JSON value, stored as the job's result). CPU-heavy work goes
     through ``asyncio.to_thread`` so the worker's loop stays free (ARCHITECTURE §5).
+
+    A task runs on the user lane unless it is the system's own upkeep: ``background=True``, and every
+    periodic or tick task, run on the background lane (``Lane``).
     """
+    lane = Lane.BACKGROUND if background or periodic is not None or tick else Lane.USER
 
     def register(body: F) -> F:
         existing = _TASKS.get(name)
         if existing is not None and _origin(existing.body) != _origin(body):
             raise ValueError(f"task {name!r} is already registered by {_origin(existing.body)}")
-        _TASKS[name] = TaskDef(name=name, body=body, periodic=periodic, tick=tick)
+        _TASKS[name] = TaskDef(name=name, body=body, periodic=periodic, tick=tick, lane=lane)
         return body
 
     return register
@@ -64,6 +87,13 @@ def get(name: str) -> TaskDef:
         return _TASKS[name]
     except KeyError:
         raise UnknownTask(f"no task is registered as {name!r}") from None
+
+
+def lane_of(name: str) -> Lane:
+    """The lane of ``name``'s messages; a task no longer registered goes on the user lane, where its job
+    fails at once as ``unknown_task`` rather than waiting behind the upkeep."""
+    definition = _TASKS.get(name)
+    return definition.lane if definition is not None else Lane.USER
 
 
 def registered() -> dict[str, TaskDef]:

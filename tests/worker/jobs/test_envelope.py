@@ -162,7 +162,7 @@ class TestFromTheDatabase:
         ]
         assert other_team.finalized is True and other_team.pending_jobs == []
 
-        jobs.send([Message(job_id=created.id)])
+        jobs.send([Message(task=created.task, job_id=created.id)])
         jobs.drain()
         async with runtime.db.transaction(write=False) as session:
             state = await jobs_service.envelope(session, "tracked_creator", "c1", now=clock.now())

@@ -158,6 +158,19 @@ async def extend_lease(
     return (await session.execute(stmt)).scalar_one_or_none() is not None
 
 
+async def save_progress(
+    session: AsyncSession, job_id: str, token: str, *, progress: dict[str, Any], now: datetime
+) -> bool:
+    stmt = (
+        update(Job)
+        .where(Job.id == job_id, Job.lease_token == token, Job.status == PROCESSING)
+        .values(progress=progress, updated_at=now)
+        .returning(Job.id)
+        .execution_options(synchronize_session=False)
+    )
+    return (await session.execute(stmt)).scalar_one_or_none() is not None
+
+
 async def record_failure(
     session: AsyncSession,
     job_id: str,
@@ -247,8 +260,8 @@ async def release_lost_leases(
 
 async def mark_due_enqueued(
     session: AsyncSession, now: datetime, *, stale_before: datetime, limit: int
-) -> list[str]:
-    """Jobs that should be running and whose message is missing or stale; marks them sent now.
+) -> list[tuple[str, str]]:
+    """Jobs that should be running and whose message is missing or stale, as (id, task); marks them sent.
 
     Due: a retry whose time has come and was not sent for it, or a message sent before ``stale_before``
     that no worker took (lost). ``SKIP LOCKED`` on PostgreSQL lets two dispatchers split the work; the
@@ -269,7 +282,7 @@ async def mark_due_enqueued(
         update(Job)
         .where(Job.id.in_(candidates.scalar_subquery()), due)
         .values(enqueued_at=now)
-        .returning(Job.id)
+        .returning(Job.id, Job.task)
         .execution_options(synchronize_session=False)
     )
-    return [r[0] for r in (await session.execute(stmt)).all()]
+    return [(r[0], r[1]) for r in (await session.execute(stmt)).all()]

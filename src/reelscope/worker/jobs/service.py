@@ -103,7 +103,7 @@ async def create(
             updated_at=at,
         ),
     )
-    queue.enqueue_job(session, job.id)
+    queue.enqueue_job(session, job.id, job.task)
     return job
 
 
@@ -145,6 +145,7 @@ async def claim(session: AsyncSession, job_id: str, *, now: datetime, lease: tim
         attempt=job.attempts,
         lease_token=job.lease_token,
         charged_credits=job.charged_credits,
+        progress=dict(job.progress or {}),
     )
 
 
@@ -201,10 +202,10 @@ async def resend_due(
     session: AsyncSession, *, now: datetime, stale_after: timedelta, limit: int = 200
 ) -> list[str]:
     """Send a message for every job due to run whose message is missing (retries) or lost (stale)."""
-    job_ids = await repository.mark_due_enqueued(session, now, stale_before=now - stale_after, limit=limit)
-    for job_id in job_ids:
-        queue.enqueue_job(session, job_id)
-    return job_ids
+    due = await repository.mark_due_enqueued(session, now, stale_before=now - stale_after, limit=limit)
+    for job_id, task in due:
+        queue.enqueue_job(session, job_id, task)
+    return [job_id for job_id, _ in due]
 
 
 async def _refund(given_up: Sequence[GivenUp], session: AsyncSession, now: datetime) -> None:
