@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
@@ -131,3 +132,25 @@ def _kind(request: httpx.Request) -> str:
     if len(segments) == 1:
         return "me"
     return "other"
+
+
+def populated(fake: FakeInstagram, handles: list[str], per_account: int, at: datetime) -> FakeInstagram:
+    """Fill ``fake`` with professional accounts (``handles``) of ``per_account`` media each, posted in the
+    40 hours before ``at``, three of four of them Reels, every one tagged #sourdough (the hashtag's media
+    too, newest first)."""
+    tagged: list[dict[str, Any]] = []
+    for a, handle in enumerate(handles):
+        media = []
+        for n in range(per_account):
+            created = at - timedelta(hours=1 + (n * 40) // max(per_account, 1))
+            number = a * 1000 + n
+            item = payloads.media(
+                number, created, caption=f"{handle} loaf {n} #sourdough",
+                kind="IMAGE" if n % 4 == 3 else "VIDEO", views=50_000 // (n + 1), likes=5_000 // (n + 1),
+            )  # fmt: skip
+            media.append(item)
+            tagged.append({k: v for k, v in item.items() if k != "view_count"})  # hashtag edges: no views
+        fake.accounts[handle] = (payloads.profile(handle, str(17841400000100000 + a)), media)
+    tagged.sort(key=lambda m: str(m["timestamp"]), reverse=True)
+    fake.add_hashtag("sourdough", tagged)
+    return fake

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -165,3 +165,30 @@ def _holds(video: dict[str, Any], condition: dict[str, Any]) -> bool:
     if field == "view_count" and operation == "GTE":
         return int(video.get("view_count", 0)) >= int(values[0])
     raise AssertionError(f"the fake does not know {field} {operation}")
+
+
+def populated(fake: FakeTikTok, regions: list[str], per_region: int, at: datetime) -> FakeTikTok:
+    """Fill ``fake`` as a small real TikTok: ``per_region`` videos of accounts in each region posted in the
+    30 hours before ``at`` (ids carrying their time), every one about sourdough and past the feed's view
+    floor, over four creators per region whose profiles are known; each video has a few comments."""
+    for r, region in enumerate(regions):
+        handles = [f"{region}baker{n}" for n in range(4)]
+        for handle in handles:
+            fake.users[handle] = {
+                "display_name": handle.title(), "bio_description": "Bread.", "is_verified": False,
+                "follower_count": 10_000, "following_count": 10, "likes_count": 50_000, "video_count": 40,
+            }  # fmt: skip
+        for n in range(per_region):
+            created = at - timedelta(hours=1 + (n * 30) // max(per_region, 1))
+            item = payloads.video(
+                created, r * 1000 + n, username=handles[n % 4], region=region.upper(),
+                description=f"{region} sourdough {n} #sourdough #{region}bread",
+                hashtags=["sourdough", f"{region}bread"], views=1_000_000 // (n + 1) + 20_000,
+            )  # fmt: skip
+            fake.add_videos(item)
+            video_id = str(item["id"])
+            fake.comments[video_id] = [
+                payloads.comment(int(video_id) + 1 + c, video_id, created + timedelta(minutes=c + 1))
+                for c in range(int(item["comment_count"]) % 7 + 3)
+            ]
+    return fake
