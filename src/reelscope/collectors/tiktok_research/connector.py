@@ -14,10 +14,7 @@ into windows, newest first) and pages with ``cursor`` and ``search_id``:
     creator_posts    username EQ …, the last CREATOR_WINDOWS windows of 30 days, ≤ CREATOR_PAGES pages
     comments         1 call per 100 comments (video/comment/list), ≤ COMMENT_PAGES pages
 
-A walk stops at ``has_more: false``, at a page with no videos (the issue reads ``has_more: true`` with no
-videos as the end), at a page that brings no new id, or at its page cap (logged). A ``search_id`` that
-expires mid-walk (``invalid_params`` on a later page, §2.3) ends that window with what was read: a restart
-would buy the same pages again.
+Paging and where a walk stops: ``paging.py``.
 """
 
 from __future__ import annotations
@@ -41,7 +38,7 @@ from reelscope.collectors.base import (
 )
 from reelscope.collectors.budget import Bucket
 from reelscope.collectors.ledger import Breaker, Ledger
-from reelscope.collectors.tiktok_research import mapper
+from reelscope.collectors.tiktok_research import mapper, paging
 from reelscope.collectors.tiktok_research.client import (
     SOURCE,
     TOKENS,
@@ -125,7 +122,9 @@ class TikTokResearchConnector(Unoffered):
             return []
         query = {"and": [mapper.condition("keyword", "EQ", wanted)]}
         async with self.client.session() as api:
-            items = await _walk(api, query, mapper.windows(since, until), limit=limit, pages=SEARCH_PAGES)
+            items = await paging.walk(
+                api, query, mapper.windows(since, until), limit=limit, pages=SEARCH_PAGES
+            )
         found = [r for r in self._videos(items) if as_utc(since) <= r.published_at < as_utc(until)]
         found.sort(key=lambda r: r.views, reverse=True)
         return found[:limit]
@@ -143,7 +142,7 @@ class TikTokResearchConnector(Unoffered):
         pages = min(HASHTAG_PAGES, math.ceil(limit / PAGE_SIZE) + 1)
         spans = mapper.windows(now - timedelta(days=mapper.WINDOW_DAYS - 1), now)[:1]
         async with self.client.session() as api:
-            items = await _walk(api, query, spans, limit=limit, pages=pages)
+            items = await paging.walk(api, query, spans, limit=limit, pages=pages)
         found = self._videos(items)
         if sort == "top":
             found.sort(key=lambda r: r.views, reverse=True)
@@ -175,7 +174,7 @@ class TikTokResearchConnector(Unoffered):
         }
         spans = mapper.windows(now - timedelta(days=FEED_DAYS - 1), now)
         async with self.client.session() as api:
-            items = await _walk(api, query, spans, limit=FEED_PAGES * PAGE_SIZE, pages=FEED_PAGES)
+            items = await paging.walk(api, query, spans, limit=FEED_PAGES * PAGE_SIZE, pages=FEED_PAGES)
         return self._videos(items, feed_region=code.lower())
 
     async def video(self, platform: Platform, external_id: str) -> VideoRecord:
@@ -235,7 +234,7 @@ class TikTokResearchConnector(Unoffered):
         query = {"and": [mapper.condition("username", "EQ", username)]}
         spans = mapper.windows(now - timedelta(days=CREATOR_WINDOWS * mapper.WINDOW_DAYS - 1), now)
         async with self.client.session() as api:
-            items = await _walk(api, query, spans, limit=limit, pages=CREATOR_PAGES)
+            items = await paging.walk(api, query, spans, limit=limit, pages=CREATOR_PAGES)
         found = self._videos(items)
         found.sort(key=lambda r: r.published_at, reverse=True)
         return found[:limit]
@@ -269,7 +268,7 @@ class TikTokResearchConnector(Unoffered):
                     if comment is not None and comment.external_id not in found:
                         found[comment.external_id] = comment
                         fresh += 1
-                following = _next_cursor(data, cursor)
+                following = paging.next_cursor(data, cursor)
                 if not fresh or following is None or len(found) >= limit:
                     break
                 cursor = following
@@ -291,11 +290,11 @@ class TikTokResearchConnector(Unoffered):
         recent = mapper.windows(now - timedelta(days=mapper.WINDOW_DAYS - 1), now)[0]
         missed: list[str] = []
         for start, end, group in mapper.ids_window(ids, now):
-            for chunk in _chunks(group, PAGE_SIZE):
+            for chunk in paging.chunks(group, PAGE_SIZE):
                 await self._ids_in(api, chunk, start, end, found)
                 if (start, end) != recent:
                     missed += [i for i in chunk if i not in found]
-        for chunk in _chunks(missed, PAGE_SIZE):
+        for chunk in paging.chunks(missed, PAGE_SIZE):
             await self._ids_in(api, chunk, *recent, found)
         return [found[i] for i in ids if i in found]
 
@@ -304,7 +303,7 @@ class TikTokResearchConnector(Unoffered):
         api: Session, chunk: list[str], start: date, end: date, found: dict[str, dict[str, Any]]
     ) -> None:
         query = {"and": [mapper.condition("video_id", "IN", *chunk)]}
-        for item in await _walk(api, query, [(start, end)], limit=len(chunk), pages=2):
+        for item in await paging.walk(api, query, [(start, end)], limit=len(chunk), pages=2):
             item_id = mapper.id_or_none(item)
             if item_id is not None:
                 found[item_id] = item
@@ -316,75 +315,6 @@ class TikTokResearchConnector(Unoffered):
             for item in items
             if (record := _mapped(mapper.to_video, item, now, feed_region=feed_region)) is not None
         ]
-
-
-async def _walk(
-    api: Session, query: dict[str, Any], spans: Sequence[tuple[date, date]], *, limit: int, pages: int
-) -> list[dict[str, Any]]:
-    """The video query's items over ``spans`` (newest first), at most ``pages`` calls in all, until
-    ``limit`` distinct videos were read (see the module's doc for where a walk stops)."""
-    found: dict[str, dict[str, Any]] = {}
-    left = pages
-    for start, end in spans:
-        cursor, search_id = 0, None
-        while left > 0 and len(found) < limit:
-            body: dict[str, Any] = {
-                "query": query,
-                "start_date": mapper.day(start),
-                "end_date": mapper.day(end),
-                "max_count": PAGE_SIZE,
-                "cursor": cursor,
-            }
-            if search_id is not None:
-                body["search_id"] = search_id
-            try:
-                data = await api.post("video/query", mapper.VIDEO_FIELDS, body)
-            except InvalidParams:
-                if search_id is None:
-                    raise
-                log.info("tiktok_research.search_expired", start=mapper.day(start), cursor=cursor)
-                break
-            left -= 1
-            items = mapper.videos_of(data)
-            fresh = 0
-            for item in items:
-                item_id = mapper.id_or_none(item)
-                if item_id is not None and item_id not in found:
-                    found[item_id] = item
-                    fresh += 1
-            following = _next_cursor(data, cursor)
-            if not fresh or following is None:
-                break
-            cursor, search_id = following, _search_id(data.get("search_id")) or search_id
-            if left == 0:
-                log.info("tiktok_research.page_cap", pages=pages, videos=len(found))
-        if left <= 0 or len(found) >= limit:
-            break
-    return list(found.values())
-
-
-def _next_cursor(data: dict[str, Any], cursor: int) -> int | None:
-    """The next page's cursor when ``has_more`` says there is one and it moves forward, else None."""
-    if data.get("has_more") is not True:
-        return None
-    following = data.get("cursor")
-    if isinstance(following, bool) or not isinstance(following, int | str):
-        return None
-    number = int(following) if isinstance(following, int) or following.strip().isdigit() else None
-    return number if number is not None and number > cursor else None
-
-
-def _search_id(value: Any) -> str | int | None:
-    """``search_id`` as sent (a string, or a JSON integer kept exact)."""
-    if isinstance(value, str) and value.strip():
-        return value.strip()
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    return None
-
-
-def _chunks(ids: Sequence[str], size: int) -> list[list[str]]:
-    return [list(ids[start : start + size]) for start in range(0, len(ids), size)]
 
 
 def _mapped(build: Callable[..., R], item: dict[str, Any], *args: Any, **kwargs: Any) -> R | None:
