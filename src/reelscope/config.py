@@ -48,8 +48,9 @@ class Settings(BaseSettings):
     redis_timeout_seconds: float = Field(default=5.0, gt=0)
 
     # collectors (issue 26, ADR 0044): the sources in the order they are asked (sandbox, youtube, news,
-    # ytdlp); each real one stays unavailable until configured. Every base URL is a setting, for egress
-    # proxies and for tests against a recorded server. Keys are SecretStr: never shown, never logged
+    # ytdlp, tiktok_research, instagram, meta_ads); each real one stays unavailable until configured.
+    # Every base URL is a setting, for egress proxies and for tests against a recorded server. Keys and
+    # tokens are SecretStr: never shown, never logged
     connectors: str = "sandbox"
     sandbox_seed: int = 20240601
     sandbox_failures: str = ""
@@ -67,6 +68,26 @@ class Settings(BaseSettings):
     gdelt_base_url: str = "https://api.gdeltproject.org/api/v2/doc/doc"
     # yt-dlp runs in a child process killed after this long (connectors reference §5.1)
     ytdlp_timeout_seconds: float = Field(default=60.0, gt=0)
+    # TikTok Research API (issue 27, connectors reference §2): an approved research project's client key
+    # and secret; 1,000 requests a day per project, reset at 00:00 UTC, of which collection may spend
+    # the background share
+    tiktok_client_key: SecretStr | None = None
+    tiktok_client_secret: SecretStr | None = None
+    tiktok_base_url: str = "https://open.tiktokapis.com"
+    tiktok_daily_request_limit: int = Field(default=1_000, ge=0)
+    tiktok_background_share: float = Field(default=0.6, ge=0, le=1)
+    # Instagram Graph API (§3): a Facebook user token with instagram_basic, pages_read_engagement and
+    # instagram_manage_insights (+ Instagram Public Content Access for hashtags), and the id of the
+    # professional account it acts for
+    instagram_access_token: SecretStr | None = None
+    instagram_user_id: str | None = None
+    instagram_base_url: str = "https://graph.facebook.com/v25.0"
+    # Meta Ad Library (§4): the token of a developer who completed identity confirmation; the countries
+    # whose ads are searched (ALL, or ISO codes such as GB,DE,FR: commercial ads are listed only where
+    # they reached the EU or the UK)
+    meta_access_token: SecretStr | None = None
+    meta_base_url: str = "https://graph.facebook.com/v25.0"
+    meta_ads_countries: str = "ALL"
 
     # webhooks
     webhook_allowed_networks: str = ""
@@ -108,7 +129,14 @@ class Settings(BaseSettings):
     job_stale_after_seconds: float = Field(default=120, gt=0)
     extra_task_modules: str = ""
 
-    @field_validator("youtube_base_url", "news_rss_base_url", "gdelt_base_url")
+    @field_validator(
+        "youtube_base_url",
+        "news_rss_base_url",
+        "gdelt_base_url",
+        "tiktok_base_url",
+        "instagram_base_url",
+        "meta_base_url",
+    )
     @classmethod
     def _source_url(cls, value: str) -> str:
         if not value.startswith(("http://", "https://")):

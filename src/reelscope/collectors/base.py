@@ -193,6 +193,12 @@ class AdRecord:
     page_likes: int | None = None
     keyword: str | None = None
     languages: tuple[str, ...] = ()
+    # what the Ad Library tells of political and issue ads only: impressions and spend as (lower, upper)
+    # bounds (upper None: open-ended), the spend's currency; and of ads delivered in the EU, the reach
+    impressions: tuple[int, int | None] | None = None
+    spend: tuple[int, int | None] | None = None
+    currency: str | None = None
+    reach: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,17 +12,20 @@ from concurrent.futures import Executor
 import httpx
 
 from reelscope.collectors.base import Connector
+from reelscope.collectors.instagram import from_settings as instagram_from_settings
 from reelscope.collectors.ledger import Ledger
+from reelscope.collectors.meta_ads import from_settings as meta_ads_from_settings
 from reelscope.collectors.news import connector as news
 from reelscope.collectors.routing import Sources
 from reelscope.collectors.sandbox import SandboxConnector, parse_failures
+from reelscope.collectors.tiktok_research import from_settings as tiktok_research_from_settings
 from reelscope.collectors.youtube import from_settings as youtube_from_settings
 from reelscope.collectors.ytdlp import connector as ytdlp
 from reelscope.config import Settings
 from reelscope.kit.clock import Clock
 from reelscope.kit.db import Database
 
-KNOWN = ("sandbox", "youtube", "news", "ytdlp")
+KNOWN = ("sandbox", "youtube", "news", "ytdlp", "tiktok_research", "instagram", "meta_ads")
 
 
 class UnknownConnector(ValueError):
@@ -69,6 +72,12 @@ def build_connectors(
             built.append(news.from_settings(settings, clock, ledger, transport=transport))
         elif name == "ytdlp":
             built.append(ytdlp.from_settings(settings, clock, ledger, transport=transport))
+        elif name == "tiktok_research":
+            built.append(tiktok_research_from_settings(settings, clock, ledger, transport=transport))
+        elif name == "instagram":
+            built.append(instagram_from_settings(settings, clock, ledger, transport=transport))
+        elif name == "meta_ads":
+            built.append(meta_ads_from_settings(settings, clock, ledger, transport=transport))
     return built
 
 

@@ -4,7 +4,8 @@
 Each enabled source: what it can do, its state (``ok``; ``rate_limited`` until a bucket frees;
 ``circuit_open`` until the breaker lets a call through; ``unavailable`` and why: missing credentials, or
 the last call refused), every quota bucket with what was used and is left, the turns of its recurring
-pulls, its last success and its last error (our own words, never a vendor body or a key).
+pulls, its last success and its last error (our own words, never a vendor body or a key). A source may
+add buckets of its own (``quota_status``: Instagram's hashtag places over a rolling week).
 """
 
 from __future__ import annotations
@@ -111,6 +112,10 @@ async def status(sources: Sources, now: datetime) -> list[SourceStatus]:
             for r in extra
             if not r.bucket.startswith("feed:") and r.paused_until is not None and r.paused_until > now
         ]
+        # quotas a source keeps itself, that no daily bucket can say (Instagram's 30 hashtags a week)
+        own = getattr(connector, "quota_status", None)
+        if sources.ledger is not None and callable(own):
+            buckets += await own()
         row = health.get(connector.name)
         state, until, reason = _state(connector, row, buckets, now)
         found.append(

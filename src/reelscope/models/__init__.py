@@ -34,6 +34,7 @@ from reelscope.models.catalog import VideoHashtag as VideoHashtag
 from reelscope.models.catalog import ViewSnapshot as ViewSnapshot
 from reelscope.models.collectors import CollectorBucket as CollectorBucket
 from reelscope.models.collectors import CollectorSource as CollectorSource
+from reelscope.models.collectors import InstagramHashtag as InstagramHashtag
 from reelscope.models.events import OutboxCursor as OutboxCursor
 from reelscope.models.events import OutboxEvent as OutboxEvent
 from reelscope.models.hooks import Hook as Hook

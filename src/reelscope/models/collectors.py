@@ -3,6 +3,8 @@
 ``collector_buckets``: one row per (source, bucket): what was spent in the current quota window and
 whether the bucket is paused (spent, throttled, or a host that blocks a scraper). ``collector_sources``:
 one row per source: its last success and error, consecutive failures and the circuit breaker.
+``instagram_hashtags``: the hashtags the Instagram source searched, per professional account, each with
+when its current 7 days began (30 unique hashtags per rolling 7 days; issue 27, ADR 0045).
 """
 
 from __future__ import annotations
@@ -45,3 +47,15 @@ class CollectorSource(Base):
     failures: Mapped[int] = mapped_column(Integer, default=0)
     circuit_open_until: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
     circuit_reason: Mapped[str | None] = mapped_column(String(300), nullable=True)
+
+
+class InstagramHashtag(Base):
+    __tablename__ = "instagram_hashtags"
+
+    # the professional account the searches were made for (REELSCOPE_INSTAGRAM_USER_ID)
+    account: Mapped[str] = mapped_column(String(40), primary_key=True)
+    # lower case, without "#"; a hashtag Meta named only by its id (recently_searched_hashtags) is "#<id>"
+    name: Mapped[str] = mapped_column(String(120), primary_key=True)
+    hashtag_id: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    # the first search of its current 7 days: it holds one of the 30 places until 7 days after
+    counted_at: Mapped[datetime] = mapped_column(UtcDateTime)
