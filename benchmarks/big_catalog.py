@@ -3,7 +3,7 @@
 ``ensure_sqlite()`` returns a SQLite file (and its ``Facts``: the API key of a team that owns things, and
 the ids the GETs take) and ``ensure_postgres(catalog, dsn)`` a PostgreSQL database holding the same rows.
 Both are cached for the UTC day (the digests cover the last 48 hours of the real clock) under
-``$REELSCOPE_BENCH_CACHE`` (default /work/cache/reads). Used by benchmarks/read_ops.py and
+``$REELSCOPE_BENCH_CACHE`` (default $TMPDIR/reelscope-bench). Used by benchmarks/read_ops.py and
 benchmarks/read_path.py; importable by any benchmark that wants the same catalog.
 
 1. ``build_videos``: rows generated with numpy and written with sqlite3's executemany into the Alembic
@@ -51,7 +51,7 @@ from reelscope.collectors.sandbox.vocab import HOOKS
 from reelscope.kit.migrate import upgrade_to_head
 from reelscope.models.hooks import UNSCORED
 
-CACHE = Path(os.environ.get("REELSCOPE_BENCH_CACHE", "/work/cache/reads"))
+CACHE = Path(os.environ.get("REELSCOPE_BENCH_CACHE") or Path(tempfile.gettempdir()) / "reelscope-bench")
 # bump when the generated catalog changes shape, so an old cached file is not reused
 GENERATOR = "c1"
 PLATFORMS = ("youtube", "tiktok", "instagram")
