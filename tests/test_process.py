@@ -55,6 +55,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict
         "REELSCOPE_DATA_DIR": str(tmp_path / "data"),
         "REELSCOPE_HOST": "127.0.0.1",
         "REELSCOPE_PORT": str(port),
+        # one day of the sandbox before it answers, not three: the tests read the demo team and what they
+        # make, and a real first start's stages are the same for any number of days
+        "REELSCOPE_FIRST_START_DAYS": "1",
     }
     env.pop("REELSCOPE_DATABASE_URL", None)
     env.pop("REELSCOPE_REDIS_URL", None)

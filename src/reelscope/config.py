@@ -52,6 +52,9 @@ class Settings(BaseSettings):
     # Every base URL is a setting, for egress proxies and for tests against a recorded server. Keys and
     # tokens are SecretStr: never shown, never logged
     connectors: str = "sandbox"
+    # the first start of an empty data dir collects this many newest days of the world feeds before it
+    # answers; the rest of the catalog's 14 days come in the first start's history job (issue 17 item 4)
+    first_start_days: int = Field(default=3, ge=1, le=14)
     sandbox_seed: int = 20240601
     sandbox_failures: str = ""
     collector_timeout_seconds: float = Field(default=20.0, gt=0)

@@ -6,6 +6,7 @@ compares the incremental result with ``rollup(full=True)``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -15,14 +16,15 @@ from sqlalchemy import delete, select, update
 from reelscope.catalog import collection
 from reelscope.catalog.repository import CHANGED_FROM
 from reelscope.catalog.service import catalog_id
+from reelscope.collectors.base import Capability, VideoStats
 from reelscope.collectors.routing import Sources
-from reelscope.collectors.sandbox import SandboxConnector
 from reelscope.hashtag import repository
 from reelscope.hashtag import service as hashtag_service
 from reelscope.kit.clock import ManualClock
+from reelscope.kit.platforms import Platform
 from reelscope.models import HashtagDaily, ReadVersion
 from reelscope.runtime import Runtime
-from tests.catalog_builders import SEED, collect_sandbox, ingest, video
+from tests.catalog_builders import ingest, video
 
 
 def at(text: str) -> datetime:
@@ -46,6 +48,24 @@ async def same_as_a_full_rebuild(runtime: Runtime, clock: ManualClock) -> None:
     incremental = await rollup_rows(runtime)
     await hashtag_service.rollup(runtime.db, clock.now(), full=True)
     assert incremental == await rollup_rows(runtime)
+
+
+class GrowingStats:
+    """A TikTok stats source whose every video has gained 1,000 views since it was last read."""
+
+    name = "growing"
+    breaker = None
+    capabilities = {Capability.STATS: frozenset({Platform.TIKTOK})}
+    platforms = frozenset({Platform.TIKTOK})
+
+    def __init__(self, clock: ManualClock) -> None:
+        self.clock = clock
+        self.asked: list[str] = []
+
+    async def videos_stats(self, platform: Platform, ids: Sequence[str]) -> list[VideoStats]:
+        self.asked.extend(ids)
+        now = self.clock.now()
+        return [VideoStats(platform, i, now, views=1_000 + int(i[1:]), likes=5) for i in ids]
 
 
 @pytest.fixture
@@ -119,16 +139,14 @@ class TestIncrementalRollup:
         assert await rollup_rows(runtime) == rows
 
     async def test_a_stats_refresh_marks_the_days_it_rewrote(
-        self, runtime: Runtime, clock: ManualClock
+        self, runtime: Runtime, clock: ManualClock, history: None
     ) -> None:
-        clock.set(at("2026-11-20T12:00:00"))
-        # ten days of TikTok's videos: more than the refresh window, so some days lie beyond it
-        await collect_sandbox(runtime, clock, days=10, tiktok_only=True)
-        await hashtag_service.rollup(runtime.db, clock.now())
+        # two months of posts: more than the refresh window, so most days lie beyond it
         clock.advance(timedelta(hours=2))
-        connector = SandboxConnector(clock, seed=SEED)
-        refreshed = await collection.refresh_recent_stats(runtime.db, Sources([connector], None), clock)
+        source = GrowingStats(clock)
+        refreshed = await collection.refresh_recent_stats(runtime.db, Sources([source], None), clock)  # type: ignore[list-item]
         assert refreshed.refreshed > 0
+        assert source.asked and all(int(i[1:]) >= 50 for i in source.asked)  # only the window's videos
         result = await hashtag_service.rollup(runtime.db, clock.now())
         # the refresh re-reads videos posted within the last 8 days (and a bit): those days are rebuilt
         oldest_refreshed = (clock.now() - collection.refresh_window).date()

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 from reelscope.analysis.themes import Doc, terms_of
 
@@ -65,6 +64,8 @@ def similar(target_id: str, creators: Sequence[CreatorPosts]) -> list[dict[str, 
     vocabulary = np.array([], dtype=object)
     matrix = None
     if any(bags):
+        from sklearn.feature_extraction.text import TfidfVectorizer  # at first use: see analysis.themes
+
         vectorizer = TfidfVectorizer(analyzer=_identity, sublinear_tf=True, norm="l2")
         matrix = vectorizer.fit_transform(bags)
         vocabulary = vectorizer.get_feature_names_out()

@@ -23,8 +23,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 import numpy as np
-from sklearn.cluster import AgglomerativeClustering
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 from reelscope.analysis.text import CALL_TO_ACTION_WORDS, STOPWORDS, normalize_hashtag, words
 
@@ -127,6 +125,11 @@ def cluster(docs: Sequence[Doc], *, min_size: int = 3) -> tuple[list[Theme], dic
     if len(kept) < min_size:
         excluded.update({d.id: "no_theme" for d in kept})
         return [], excluded
+    # scikit-learn imported here, not with the module: it costs every process (API, CLI, read workers) over
+    # a second to start, and only the jobs that cluster use it
+    from sklearn.cluster import AgglomerativeClustering
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
     vectorizer = TfidfVectorizer(analyzer=_identity, min_df=2, sublinear_tf=True, norm="l2")
     try:
         matrix = vectorizer.fit_transform(bags)

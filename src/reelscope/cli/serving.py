@@ -86,7 +86,7 @@ def serve(
     configure_logging(settings.log_level, json=settings.log_json, file=log_file)
     created = _bootstrap_demo(settings)
     if replays_history(settings):
-        collected_days = backfill_catalog(settings, days=FIRST_START_CATALOG_DAYS)
+        collected_days = backfill_catalog(settings, days=settings.first_start_days)
         history_days = None
     else:  # real sources only: no history to replay, the first collection cycle now
         collected_days, history_days = first_cycle(settings), 1
@@ -158,10 +158,6 @@ def worker(
 # --- catalog ---------------------------------------------------------------------------------------
 
 
-# serve collects this many newest days before it answers (the rest comes in the background, issue 17)
-FIRST_START_CATALOG_DAYS = 3
-
-
 def _progress() -> Any:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -227,7 +223,7 @@ def backfill_catalog(settings: Settings, *, days: int | None = None) -> int | No
     """On the first start of an empty catalog: the newest ``days`` (default: all 14) of every enabled
     feed, so reads have data at once; returns the days collected, None when the catalog had data.
 
-    Serve collects the newest 3 days here and leaves the older ones to the first start's history job
+    Serve collects the newest ``first_start_days`` (3) here and leaves the older ones to the first start's history job
     (``trend.backfill``), so it answers within a minute (issue 17 item 4)."""
     import multiprocessing
     import time

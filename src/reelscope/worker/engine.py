@@ -130,6 +130,9 @@ class JobEngine:
         For tests on a real queue backend (SQLite, Redis): a deterministic stand-in for the consumers.
         """
         for huey in self.queues.values():  # in the order of ``Lane``: the user lane first
+            # Redis's dequeue blocks up to a second on an empty queue (BRPOP): look first
+            if not huey.pending_count():
+                continue
             message = huey.dequeue()
             if message is not None:
                 huey.execute(message)
