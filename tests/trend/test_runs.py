@@ -260,7 +260,7 @@ class TestDetectorProcess:
         here = InProcess(runtime.db, regions)
         there = OwnProcess(database_url, regions)
         try:
-            for hours in (-18, -12, -6, 0):
+            for hours in (-12, 0):  # two runs of one sequence in each process
                 at = BUILT_AT + timedelta(hours=hours)
                 for code in regions:
                     found = await there.detect(code, at)
