@@ -99,11 +99,19 @@ _CHARGED = ("X-Credits-Remaining", "X-Balance-Remaining")
 # §7: the 402 and 429 bodies add documented siblings to the §2.8 shape
 _ERROR_EXTRAS: dict[str, dict[str, Any]] = {
     "InsufficientCreditsBody": {
+        "description": "`insufficient_credits` adds `required_credits` and `remaining_credits` (§7). "
+        "`daily_cap_reached` (beyond the spec: the API key's daily spending cap would be passed) adds "
+        "`required_credits`, `daily_cap_credits`, `spent_today_credits`, `reset_at` and "
+        "`reset_at_formatted` (the next midnight UTC, when the cap starts again).",
         "properties": {
             "required_credits": {"type": "integer", "description": "The price of the request"},
             "remaining_credits": {"type": "integer", "description": "The team's balance"},
+            "daily_cap_credits": {"type": "integer", "description": "The key's daily cap"},
+            "spent_today_credits": {"type": "integer", "description": "What the key was charged today"},
+            "reset_at": {"type": "integer", "description": "Unix seconds"},
+            "reset_at_formatted": {"type": "string", "description": "ISO 8601, UTC"},
         },
-        "required": ["required_credits", "remaining_credits"],
+        "required": ["required_credits"],
     },
     "RateLimitBody": {
         "description": "`rate_limit_exceeded` adds the fields below; `too_many_requests` (no or "

@@ -40,7 +40,7 @@ from reelscope.contract import idempotency
 from reelscope.contract.calls import SAFE_METHODS, CallState
 from reelscope.contract.dependencies import runtime_of
 from reelscope.contract.read_workers import ReadWorkers, read_call
-from reelscope.kit.errors import Forbidden, InsufficientCredits, InvalidApiKey, MissingApiKey
+from reelscope.kit.errors import Forbidden, InsufficientCredits, InvalidApiKey, MissingApiKey, PaymentRefused
 from reelscope.rate_limit import service as rate_limit_service
 from reelscope.rate_limit.features import feature_of
 from reelscope.runtime import Runtime
@@ -168,6 +168,12 @@ class ContractRoute(APIRoute):
                 raise Forbidden("This API key is read-only")
             cap = runtime.settings.team_max_in_flight
             try:
+                # beyond the spec: a key's daily spending cap refuses before any work, as a balance too
+                # low does; the debit's conditional update still decides (billing/service.py, ADR 0047)
+                if caller.daily_cap is not None:
+                    refusal = caller.daily_cap.refusal(call.quoted, now)
+                    if refusal is not None:
+                        raise refusal
                 # beyond the spec, for operators hosting many teams: at most ``cap`` requests of a team
                 # in flight at once, the next one refused at once (429, Retry-After: 1)
                 async with (
@@ -180,7 +186,7 @@ class ContractRoute(APIRoute):
                         workers = None if on_loop else runtime.read_workers
                         return await _read_then_debit(request, runtime, call, inner, caller, now, workers)
                     return await _in_one_transaction(request, runtime, call, inner, caller, now)
-            except (InsufficientCredits, rate_limit_service.TeamBusy):
+            except (PaymentRefused, rate_limit_service.TeamBusy):
                 # §8.1: a 402 does not count against the rate limit; nor does a request refused for
                 # its team's requests in flight, which changes nothing
                 if await runtime.limiter.release(ticket):
@@ -207,6 +213,7 @@ def _debit(call: CallState, caller: auth_service.Caller, now: datetime) -> Debit
         reference=call.request_id,
         at=now,
         auto_top_up_below=caller.auto_top_up_below,
+        daily_cap=caller.daily_cap,
     )
 
 
@@ -314,6 +321,7 @@ async def _charge(session: AsyncSession, call: CallState, caller: auth_service.C
         reference=debit.reference,
         at=debit.at,
         auto_top_up_below=debit.auto_top_up_below,
+        daily_cap=debit.daily_cap,
     )
 
 

@@ -195,7 +195,7 @@ class ErrorBody(BaseModel):
 _ERROR_CODES: dict[int, str] = {
     400: "validation_error (or a more specific 400 code)",
     401: "missing_api_key or invalid_api_key",
-    402: "insufficient_credits",
+    402: "insufficient_credits (or daily_cap_reached: the API key's daily spending cap)",
     403: "forbidden",
     404: "not_found",
     408: "request_timeout",
