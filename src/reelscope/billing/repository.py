@@ -91,6 +91,19 @@ _LEDGER_NOW = DriverStatement(
 )  # fmt: skip
 
 
+_TOP_UP_STATE = select(
+    _teams.c.credits, _teams.c.auto_topup_below, _teams.c.auto_topup_amount, _teams.c.auto_topup_last_at
+).where(_teams.c.id == bindparam("team_id"))
+
+
+def top_up_state(
+    connection: Connection, team_id: str
+) -> tuple[int, int | None, int | None, datetime | None] | None:
+    """The team's balance, auto top-up threshold and amount, and its last refill; None: no such team."""
+    row = connection.execute(_TOP_UP_STATE, {"team_id": team_id}).first()
+    return None if row is None else (int(row[0]), row[1], row[2], row[3])
+
+
 def get_balance(connection: Connection, team_id: str) -> int | None:
     value: int | None = connection.execute(_BALANCE, {"team_id": team_id}).scalar_one_or_none()
     return value

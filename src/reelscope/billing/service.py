@@ -140,6 +140,42 @@ async def ensure_affordable(
         raise InsufficientCredits(required=price, remaining=remaining)
 
 
+@dataclass(frozen=True)
+class Preview:
+    """What charging a price now would do, charging nothing (a dry run, issue 30 item 4)."""
+
+    balance: int
+    # the balance after the charge, a due auto top-up included; None when the balance cannot cover it
+    balance_after: int | None
+
+
+def _preview(connection: Connection, team_id: str, price: int, at: datetime) -> Preview:
+    """``take``'s rules without its writes: a balance below the price is refilled first if a refill is
+    due, and a charge that leaves it below the threshold refills it then (§8.2)."""
+    state = repository.top_up_state(connection, team_id)
+    if state is None:
+        raise NotFound("Team not found")
+    balance, below, amount, last_at = state
+    due = (
+        below is not None and amount is not None and (last_at is None or last_at <= at - AUTO_TOP_UP_INTERVAL)
+    )
+    after = balance
+    if after < price and due and below is not None and amount is not None and after < below:
+        after, due = after + amount, False
+    if after < price:
+        return Preview(balance=balance, balance_after=None)
+    after -= price
+    if price > 0 and due and below is not None and amount is not None and after < below:
+        after += amount
+    return Preview(balance=balance, balance_after=after)
+
+
+async def preview(session: AsyncSession, team_id: str, price: int, *, at: datetime) -> Preview:
+    """What a charge of ``price`` at ``at`` would leave, reading the team's balance now."""
+    found: Preview = await session.run_sync(_on(_preview, team_id, price, at))
+    return found
+
+
 def take(connection: Connection, debits: Sequence[Debit]) -> list[Outcome]:
     """Every debit of a request or of a batch of requests, in the connection's transaction: the one
     debit implementation (the request contract and the group commit of billing/debits.py run it).
