@@ -209,6 +209,11 @@ _ERROR_CODES: dict[int, str] = {
 }
 
 
+def error_codes() -> dict[int, str]:
+    """Each error status and the codes it carries (§7), as the reference and /llms-full.txt say them."""
+    return dict(_ERROR_CODES)
+
+
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The error responses a route declares in OpenAPI, all in the §2.8 shape."""
     return {
