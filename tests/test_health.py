@@ -79,7 +79,8 @@ class TestQueryParametersDocumented:
     async def test_parameters(self, client: httpx.AsyncClient, path: str, names: list[str]) -> None:
         document = (await client.get("/openapi.json")).json()
         parameters = document["paths"][path]["get"]["parameters"]
-        assert [p["name"] for p in parameters] == names
+        # and the contract's dry_run, last, as on every paid operation (ADR 0047)
+        assert [p["name"] for p in parameters] == [*names, "dry_run"]
         limit = next((p for p in parameters if p["name"] == "limit"), None)
         if limit is not None:
             assert limit["in"] == "query" and limit["required"] is False

@@ -45,3 +45,13 @@ async def test_migrations_build_the_models_schema(database_url: str) -> None:
         differences = await conn.run_sync(_diff)
     await engine.dispose()
     assert differences == []
+
+
+def test_the_head_the_cli_knows_is_alembics() -> None:
+    """``kit.migrate.HEAD`` lets admin commands skip Alembic on a database already at head (issue 30
+    item 5): it must name the newest migration."""
+    from alembic.script import ScriptDirectory
+
+    from reelscope.kit.migrate import HEAD, alembic_config
+
+    assert ScriptDirectory.from_config(alembic_config("sqlite://")).get_heads() == [HEAD]

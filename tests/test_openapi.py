@@ -276,6 +276,8 @@ class TestParameters:
             expected = route_parameters(route)
             if runs_as_write(method, route.endpoint):  # a non-safe method, or a GET that starts work
                 expected[("Idempotency-Key", "header")] = False  # ADR 0004
+            if can_charge(price_of(route.name)):
+                expected[("dry_run", "query")] = False  # the contract's, on every paid operation (ADR 0047)
             served = {(p["name"], p["in"]): p["required"] for p in operation.get("parameters", [])}
             assert served == expected, (method, route.path_format)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -31,6 +31,7 @@ from reelscope.kit.errors import (
 from reelscope.kit.logging import get_logger
 from reelscope.kit.loop_watch import LoopWatch
 from reelscope.kit.validation import api_error_of
+from reelscope.llms_txt import LLMS_FULL_URL, LLMS_URL, llms_full_txt, llms_txt
 from reelscope.reference import add_docs_routes, build_document
 from reelscope.runtime import Runtime, build_runtime
 
@@ -91,6 +92,16 @@ def create_app(
     async def get_openapi_document() -> Response:
         return Response(openapi_body(app), media_type="application/json")
 
+    @app.get(LLMS_URL, include_in_schema=False)
+    async def get_llms_txt() -> Response:
+        return Response(_kept_text(app, "llms_txt", llms_txt), media_type="text/plain; charset=utf-8")
+
+    @app.get(LLMS_FULL_URL, include_in_schema=False)
+    async def get_llms_full_txt() -> Response:
+        return Response(
+            _kept_text(app, "llms_full_txt", llms_full_txt), media_type="text/plain; charset=utf-8"
+        )
+
     include_v1(app)
     # the interactive reference beside /openapi.json, registered after /v1 so that the hot routes are
     # still matched first (ADR 0014); plain routes, outside the contract, no key needed
@@ -116,6 +127,16 @@ def openapi_body(app: FastAPI) -> bytes:
     if body is None:
         body = bytes(JSONResponse(openapi_document(app)).body)
         app.state.openapi_30_body = body
+    return body
+
+
+def _kept_text(app: FastAPI, name: str, render: Callable[[dict[str, Any]], str]) -> bytes:
+    """A plain-text rendering of the OpenAPI document (llms_txt.py), made once per app like the
+    document itself, so it always lists what this app serves."""
+    body: bytes | None = getattr(app.state, name, None)
+    if body is None:
+        body = render(openapi_document(app)).encode()
+        setattr(app.state, name, body)
     return body
 
 

@@ -99,11 +99,19 @@ _CHARGED = ("X-Credits-Remaining", "X-Balance-Remaining")
 # §7: the 402 and 429 bodies add documented siblings to the §2.8 shape
 _ERROR_EXTRAS: dict[str, dict[str, Any]] = {
     "InsufficientCreditsBody": {
+        "description": "`insufficient_credits` adds `required_credits` and `remaining_credits` (§7). "
+        "`daily_cap_reached` (beyond the spec: the API key's daily spending cap would be passed) adds "
+        "`required_credits`, `daily_cap_credits`, `spent_today_credits`, `reset_at` and "
+        "`reset_at_formatted` (the next midnight UTC, when the cap starts again).",
         "properties": {
             "required_credits": {"type": "integer", "description": "The price of the request"},
             "remaining_credits": {"type": "integer", "description": "The team's balance"},
+            "daily_cap_credits": {"type": "integer", "description": "The key's daily cap"},
+            "spent_today_credits": {"type": "integer", "description": "What the key was charged today"},
+            "reset_at": {"type": "integer", "description": "Unix seconds"},
+            "reset_at_formatted": {"type": "string", "description": "ISO 8601, UTC"},
         },
-        "required": ["required_credits", "remaining_credits"],
+        "required": ["required_credits"],
     },
     "RateLimitBody": {
         "description": "`rate_limit_exceeded` adds the fields below; `too_many_requests` (no or "
@@ -132,6 +140,13 @@ charged ones also `X-Credits-Remaining` and `X-Balance-Remaining`. A balance bel
 UTC day. Each operation names its group and limits, and carries them as `x-rate-limit` (`null`: no cap in
 that window). Responses carry `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`, and a 429
 from the key's limit `Retry-After` (§8.1).
+
+**Dry runs** (beyond the spec). Every paid operation takes `?dry_run=true`: a 200 with the price it would
+charge, the balance after and whether the key's limits, its daily spending cap and the balance would let
+it through now, charging nothing and doing nothing; bad input is still 400.
+
+**Plain text** for AI assistants and scripts: [/llms.txt](/llms.txt) (an index of every operation) and
+[/llms-full.txt](/llms-full.txt) (everything here), generated from this document.
 
 **Errors** are `{statusCode, code, error, message}`; branch on `code` (§7). Validation failures are 400
 `validation_error` with an array of messages.
@@ -276,6 +291,23 @@ def _describe_contract(operation: dict[str, Any], route: APIRoute, method: str) 
                 "successful response again, uncharged; the same key for another request, or while its "
                 "first request is still running, is 409 `conflict` (ADR 0004).",
                 "schema": {"type": "string", "minLength": 1, "maxLength": idempotency_service.MAX_KEY_LENGTH},
+            }
+        )
+    if can_charge(price):
+        parameters.append(
+            {
+                "name": "dry_run",
+                "in": "query",
+                "required": False,
+                "description": "Beyond the spec. `true`: charge nothing and do nothing; answer 200 with "
+                "`{data: {dry_run, operation, price_credits, price_usd, balance_credits, balance_usd, "
+                "balance_after_credits, balance_after_usd, allowed, refusals[{status, code, message}], "
+                "rate_limit{feature, limit, remaining, reset_at}, key_daily_cap}}`: the price quoted before "
+                "work, the balance after (null if it cannot cover it), and each refusal the request would "
+                "get now (`insufficient_credits`, `daily_cap_reached`, `rate_limit_exceeded`). The input is "
+                "validated as for the request (400); a dry run counts as a free request of its own, not "
+                "against this operation's limits (ADR 0047).",
+                "schema": {"type": "boolean", "default": False},
             }
         )
     if not parameters:

@@ -18,7 +18,12 @@ class TestBalance:
         response = await client.get("/v1/account/balance", headers=team.headers)
         assert response.status_code == 200
         assert response.json() == {
-            "data": {"credits_remaining": 1234, "balance_usd": 12.34, "auto_top_up": None}
+            "data": {
+                "credits_remaining": 1234,
+                "balance_usd": 12.34,
+                "auto_top_up": None,
+                "key_daily_cap": None,
+            }
         }
         assert response.headers["X-Cost"] == "0.00"
         assert response.headers["X-Credits-Used"] == "0"

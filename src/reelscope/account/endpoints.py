@@ -11,9 +11,14 @@ router = v1_router(prefix="/account", tags=["account"])
 
 @router.get("/balance", responses=errors(400))
 @small_read
-async def get_account_balance(session: SessionDep, principal: PrincipalDep) -> Envelope[Balance]:
-    """The team's prepaid balance in credits and dollars (free; 1 credit = $0.01)."""
-    return Envelope(data=await account_service.balance(session, principal.team_id))
+async def get_account_balance(
+    session: SessionDep, principal: PrincipalDep, clock: ClockDep
+) -> Envelope[Balance]:
+    """The team's prepaid balance in credits and dollars (free; 1 credit = $0.01), its auto top-up, and
+    (beyond the spec) the calling API key's daily spending cap with what it was charged today (UTC), or
+    null when the key has none."""
+    balance = await account_service.balance(session, principal.team_id, principal.key_id, clock.now())
+    return Envelope(data=balance)
 
 
 @router.get("/collectors", responses=errors(400))

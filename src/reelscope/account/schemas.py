@@ -9,10 +9,24 @@ class AutoTopUp(Schema):
     last_top_up_at: str | None
 
 
+class KeyDailyCap(Schema):
+    """The calling API key's daily spending cap (beyond the spec, issue 30, ADR 0047): a charge that
+    would take ``spent_today_credits`` past ``cap_credits`` is 402 ``daily_cap_reached``."""
+
+    cap_credits: int
+    cap_usd: float
+    spent_today_credits: int
+    spent_today_usd: float
+    left_today_credits: int
+    resets_at: str
+
+
 class Balance(Schema):
     credits_remaining: int
     balance_usd: float
     auto_top_up: AutoTopUp | None
+    # additive (§9): null when the calling key has no daily cap
+    key_daily_cap: KeyDailyCap | None = None
 
 
 class CollectorBucket(Schema):

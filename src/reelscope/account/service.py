@@ -13,6 +13,7 @@ from reelscope.account.schemas import (
     CollectorBucket,
     CollectorError,
     CollectorTurn,
+    KeyDailyCap,
 )
 from reelscope.auth import repository as auth_repository
 from reelscope.billing import service as billing_service
@@ -22,10 +23,15 @@ from reelscope.kit.clock import iso
 from reelscope.kit.errors import NotFound
 
 
-async def balance(session: AsyncSession, team_id: str) -> Balance:
+async def balance(session: AsyncSession, team_id: str, key_id: str, now: datetime) -> Balance:
+    """The team's balance and auto top-up, and the calling key's daily cap (ADR 0047)."""
     found = await auth_repository.team_balance(session, team_id)
     if found is None:
         raise NotFound("Team not found")
+    key = await auth_repository.key_cap(session, key_id)
+    cap = None
+    if key is not None and key[0] is not None:
+        cap = _key_daily_cap(billing_service.DailyCap(key_id, int(key[0]), key[1], int(key[2])), now)
     credits, below, amount, last_at = found
     auto = None
     if below is not None and amount is not None:
@@ -34,6 +40,19 @@ async def balance(session: AsyncSession, team_id: str) -> Balance:
         credits_remaining=credits,
         balance_usd=billing_service.credits_to_usd(credits),
         auto_top_up=auto,
+        key_daily_cap=cap,
+    )
+
+
+def _key_daily_cap(cap: billing_service.DailyCap, now: datetime) -> KeyDailyCap:
+    spent = cap.spent_on(now)
+    return KeyDailyCap(
+        cap_credits=cap.cap,
+        cap_usd=billing_service.credits_to_usd(cap.cap),
+        spent_today_credits=spent,
+        spent_today_usd=billing_service.credits_to_usd(spent),
+        left_today_credits=cap.left_on(now),
+        resets_at=billing_service.next_day_start(now).isoformat().replace("+00:00", "Z"),
     )
 
 

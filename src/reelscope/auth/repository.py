@@ -15,7 +15,7 @@ from reelscope.models import ApiKey, RateLimitOverride, Team, User
 # every column is text or an integer, so the fast read needs no type conversion (kit/fast_reads.py)
 CALLER_SQL = """
 SELECT k.id, k.team_id, k.user_id, k.scope, t.credits, t.auto_topup_below,
-       o.per_minute, o.per_hour, o.per_day
+       o.per_minute, o.per_hour, o.per_day, k.daily_cap_credits, k.spent_day, k.spent_credits
 FROM api_keys AS k
 JOIN teams AS t ON t.id = k.team_id
 LEFT JOIN rate_limit_overrides AS o ON o.team_id = k.team_id AND o.feature = :feature
@@ -25,7 +25,8 @@ WHERE k.key_hash = :key_hash AND k.is_active
 
 async def get_caller(reads: FastReads, key_hash: str, feature: str) -> Row | None:
     """Everything the request contract needs about a key in one point read: the key, its team's
-    balance and auto top-up threshold, and the team's custom limits for ``feature`` (if any)."""
+    balance and auto top-up threshold, the team's custom limits for ``feature`` (if any), and the key's
+    daily spending cap with what it spent on its last day of spending (ADR 0047)."""
     return await reads.one(CALLER_SQL, {"key_hash": key_hash, "feature": feature})
 
 
@@ -78,6 +79,18 @@ async def revoke_key(session: AsyncSession, key_id: str, at: datetime) -> bool:
 
 async def get_key(session: AsyncSession, key_id: str) -> ApiKey | None:
     return await session.get(ApiKey, key_id)
+
+
+_KEYS = ApiKey.__table__
+_KEY_CAP = select(_KEYS.c.daily_cap_credits, _KEYS.c.spent_day, _KEYS.c.spent_credits).where(
+    _KEYS.c.id == bindparam("key_id")
+)
+
+
+async def key_cap(session: AsyncSession, key_id: str) -> Row | None:
+    """The key's daily cap (None: none), the day it last spent and what it spent then, in that order."""
+    row = (await session.execute(_KEY_CAP, {"key_id": key_id})).first()
+    return None if row is None else tuple(row)
 
 
 async def get_limit_override(session: AsyncSession, team_id: str, feature: str) -> RateLimitOverride | None:

@@ -35,6 +35,8 @@ class Caller:
     balance: int
     auto_top_up_below: int | None
     limit_override: tuple[int | None, int | None, int | None] | None
+    # the key's daily spending cap, if it has one (ADR 0047)
+    daily_cap: billing_service.DailyCap | None = None
 
 
 @dataclass(frozen=True)
@@ -63,13 +65,14 @@ async def identify(reads: FastReads, token: str, feature: str) -> Caller:
     row = await repository.get_caller(reads, keys.hash_key(token), feature)
     if row is None:
         raise InvalidApiKey()
-    key_id, team_id, user_id, scope, credits, below, per_minute, per_hour, per_day = row
+    key_id, team_id, user_id, scope, credits, below, per_minute, per_hour, per_day, cap, day, spent = row
     has_override = any(v is not None for v in (per_minute, per_hour, per_day))
     return Caller(
         principal=Principal(team_id=team_id, user_id=user_id, key_id=key_id, scope=scope),
         balance=credits,
         auto_top_up_below=below,
         limit_override=(per_minute, per_hour, per_day) if has_override else None,
+        daily_cap=None if cap is None else billing_service.DailyCap(key_id, int(cap), day, int(spent)),
     )
 
 
@@ -107,9 +110,14 @@ async def has_any_team(session: AsyncSession) -> bool:
     return await repository.count_teams(session) > 0
 
 
-async def issue_key(session: AsyncSession, team: Team, at: datetime, scope: str = "full") -> IssuedKey:
+async def issue_key(
+    session: AsyncSession, team: Team, at: datetime, scope: str = "full", *, daily_cap: int | None = None
+) -> IssuedKey:
+    """A new key of the team; ``daily_cap``: the most credits its requests may be charged in one UTC day
+    (None: no cap; ADR 0047)."""
     if scope not in SCOPES:
         raise ValueError(f"scope must be one of {', '.join(SCOPES)}")
+    _check_cap(daily_cap)
     user = await repository.first_user(session, team.id)
     if user is None:
         user = User(team_id=team.id, name=f"{team.name} owner", created_at=at)
@@ -124,6 +132,8 @@ async def issue_key(session: AsyncSession, team: Team, at: datetime, scope: str 
         scope=scope,
         is_active=True,
         created_at=at,
+        daily_cap_credits=daily_cap,
+        spent_credits=0,
     )
     session.add(key)
     await session.flush()
@@ -141,6 +151,31 @@ async def revoke_key(session: AsyncSession, key_id: str, at: datetime) -> ApiKey
     await repository.revoke_key(session, key_id, at)
     await session.refresh(key)
     return key
+
+
+async def set_daily_cap(session: AsyncSession, key_id: str, daily_cap: int | None) -> ApiKey:
+    """Set or remove (None) a key's daily spending cap; it holds from the key's next request, also on a
+    running server. What the key spent today while capped still counts (ADR 0047)."""
+    _check_cap(daily_cap)
+    key = await repository.get_key(session, key_id)
+    if key is None:
+        raise NotFound(f"no API key with id {key_id!r}")
+    key.daily_cap_credits = daily_cap
+    await session.flush()
+    return key
+
+
+def _check_cap(daily_cap: int | None) -> None:
+    if daily_cap is not None and daily_cap < 0:
+        raise ValueError("a daily cap must not be negative")
+
+
+async def limit_override(
+    session: AsyncSession, team: Team, feature: str
+) -> tuple[int | None, int | None, int | None] | None:
+    """The team's custom (per minute, per hour, per day) limits of ``feature``; None: the table's."""
+    override = await repository.get_limit_override(session, team.id, feature)
+    return None if override is None else (override.per_minute, override.per_hour, override.per_day)
 
 
 async def set_limits(

@@ -6,14 +6,27 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Table, bindparam, func, insert, or_, select, text, update
+from sqlalchemy import (
+    BigInteger,
+    Connection,
+    String,
+    Table,
+    bindparam,
+    case,
+    func,
+    insert,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.kit.driver_sql import DriverStatement
 from reelscope.kit.ids import new_ordered_id
-from reelscope.models import LedgerEntry, Team
+from reelscope.models import ApiKey, LedgerEntry, Team
 
 # Statements that move credits are synchronous Core over a ``Connection``, built once: the debit writer
 # runs them on the loop's thread (billing/debits.py) and sessions through ``run_sync``, so one text
@@ -46,6 +59,27 @@ _REFILL = (
     .values(credits=_teams.c.credits + _teams.c.auto_topup_amount, auto_topup_last_at=bindparam("at"))
     .returning(_teams.c.auto_topup_amount, _teams.c.credits)
 )
+# a capped key's charge (ADR 0047): one conditional UPDATE, as the team's debit, so concurrent charges
+# of one key serialize on its row and none passes the cap. What the key spent counts only on its day: the
+# first charge of a new UTC day starts again from zero. (SET expressions read the row as it was.)
+_keys: Table = ApiKey.__table__  # type: ignore[assignment]
+_DAY = bindparam("day", type_=String())
+_SPENT_TODAY = case((_keys.c.spent_day == _DAY, _keys.c.spent_credits), else_=0)
+_SPEND = (
+    update(_keys)
+    .where(
+        _keys.c.id == bindparam("key_id"),
+        or_(
+            _keys.c.daily_cap_credits.is_(None),
+            _SPENT_TODAY + bindparam("credits", type_=BigInteger()) <= _keys.c.daily_cap_credits,
+        ),
+    )
+    .values(spent_credits=_SPENT_TODAY + bindparam("credits", type_=BigInteger()), spent_day=_DAY)
+    .returning(_keys.c.spent_credits)
+)
+_KEY_SPEND = select(_keys.c.daily_cap_credits, _keys.c.spent_day, _keys.c.spent_credits).where(
+    _keys.c.id == bindparam("key_id")
+)
 # the two every charged request runs, on the driver's cursor (kit/driver_sql.py)
 _DEBIT_NOW = DriverStatement(_DEBIT)
 _LEDGER_NOW = DriverStatement(
@@ -55,6 +89,19 @@ _LEDGER_NOW = DriverStatement(
     ),
     types={"created_at": LedgerEntry.__table__.c.created_at.type},
 )  # fmt: skip
+
+
+_TOP_UP_STATE = select(
+    _teams.c.credits, _teams.c.auto_topup_below, _teams.c.auto_topup_amount, _teams.c.auto_topup_last_at
+).where(_teams.c.id == bindparam("team_id"))
+
+
+def top_up_state(
+    connection: Connection, team_id: str
+) -> tuple[int, int | None, int | None, datetime | None] | None:
+    """The team's balance, auto top-up threshold and amount, and its last refill; None: no such team."""
+    row = connection.execute(_TOP_UP_STATE, {"team_id": team_id}).first()
+    return None if row is None else (int(row[0]), row[1], row[2], row[3])
 
 
 def get_balance(connection: Connection, team_id: str) -> int | None:
@@ -69,6 +116,19 @@ def debit_if_covered(connection: Connection, team_id: str, credits: int) -> int 
     """
     row = _DEBIT_NOW.first(connection, {"team_id": team_id, "credits": credits})
     return None if row is None else int(row[0])
+
+
+def spend_within_cap(connection: Connection, key_id: str, credits: int, day: str) -> int | None:
+    """Count ``credits`` as spent by the key on ``day`` if that keeps it within its daily cap (or it has
+    none); what it spent that day after them, or None if they did not fit (or the key is gone)."""
+    row = connection.execute(_SPEND, {"key_id": key_id, "credits": credits, "day": day}).first()
+    return None if row is None else int(row[0])
+
+
+def key_spend(connection: Connection, key_id: str) -> tuple[int | None, str | None, int] | None:
+    """The key's daily cap, the day it last spent and what it spent then; None for an unknown key."""
+    row = connection.execute(_KEY_SPEND, {"key_id": key_id}).first()
+    return None if row is None else (row[0], row[1], int(row[2]))
 
 
 def credit(connection: Connection, team_id: str, credits: int) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from enum import Enum
 from typing import Any
 
@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from reelscope.billing import repository
-from reelscope.kit.errors import ApiError, InsufficientCredits, NotFound
+from reelscope.kit.errors import ApiError, DailyCapReached, InsufficientCredits, NotFound
 from reelscope.kit.logging import get_logger
 
 log = get_logger(__name__)
@@ -51,6 +51,51 @@ class LedgerMismatch:
     ledger_sum: int
 
 
+def day_of(at: datetime) -> str:
+    """The UTC day a charge counts on for a key's daily cap (ADR 0047), as ``spent_day`` stores it."""
+    return at.astimezone(UTC).date().isoformat()
+
+
+def next_day_start(at: datetime) -> datetime:
+    """When the UTC day of ``at`` ends: a key's daily cap starts again from zero (ADR 0047)."""
+    return datetime.combine(at.astimezone(UTC).date() + timedelta(days=1), time(), tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class DailyCap:
+    """An API key's daily spending cap and what it was charged on the day it last spent (beyond the
+    spec, issue 30, ADR 0047)."""
+
+    key_id: str
+    cap: int
+    spent_day: str | None
+    spent: int
+
+    def spent_on(self, at: datetime) -> int:
+        return self.spent if self.spent_day == day_of(at) else 0
+
+    def left_on(self, at: datetime) -> int:
+        return max(0, self.cap - self.spent_on(at))
+
+    def refusal(self, price: int, at: datetime) -> DailyCapReached | None:
+        """The 402 a charge of ``price`` at ``at`` gets, or None when it fits under the cap."""
+        spent = self.spent_on(at)
+        if price <= 0 or spent + price <= self.cap:
+            return None
+        return cap_reached(price, self.cap, spent, at)
+
+
+def cap_reached(price: int, cap: int, spent: int, at: datetime) -> DailyCapReached:
+    reset = next_day_start(at)
+    return DailyCapReached(
+        required=price,
+        cap=cap,
+        spent=spent,
+        reset_at=int(reset.timestamp()),
+        reset_at_formatted=reset.isoformat().replace("+00:00", "Z"),
+    )
+
+
 @dataclass(frozen=True)
 class Debit:
     """One charge: ``credits`` taken from ``team_id`` for ``operation`` (the request id as reference)."""
@@ -63,6 +108,9 @@ class Debit:
     # the team's auto top-up threshold if the caller knows it (None: not configured), so a debit that
     # cannot trigger a refill skips the refill's conditional update
     auto_top_up_below: int | Unknown | None = UNKNOWN
+    # the calling key's daily cap, if it has one: the charge also counts against it, in the same
+    # transaction, and is refused (402 daily_cap_reached) if it would pass it (ADR 0047)
+    daily_cap: DailyCap | None = None
 
 
 # a debit's outcome: the balance after it, or the error its request answers with (402, or 404 when the
@@ -92,6 +140,42 @@ async def ensure_affordable(
         raise InsufficientCredits(required=price, remaining=remaining)
 
 
+@dataclass(frozen=True)
+class Preview:
+    """What charging a price now would do, charging nothing (a dry run, issue 30 item 4)."""
+
+    balance: int
+    # the balance after the charge, a due auto top-up included; None when the balance cannot cover it
+    balance_after: int | None
+
+
+def _preview(connection: Connection, team_id: str, price: int, at: datetime) -> Preview:
+    """``take``'s rules without its writes: a balance below the price is refilled first if a refill is
+    due, and a charge that leaves it below the threshold refills it then (§8.2)."""
+    state = repository.top_up_state(connection, team_id)
+    if state is None:
+        raise NotFound("Team not found")
+    balance, below, amount, last_at = state
+    due = (
+        below is not None and amount is not None and (last_at is None or last_at <= at - AUTO_TOP_UP_INTERVAL)
+    )
+    after = balance
+    if after < price and due and below is not None and amount is not None and after < below:
+        after, due = after + amount, False
+    if after < price:
+        return Preview(balance=balance, balance_after=None)
+    after -= price
+    if price > 0 and due and below is not None and amount is not None and after < below:
+        after += amount
+    return Preview(balance=balance, balance_after=after)
+
+
+async def preview(session: AsyncSession, team_id: str, price: int, *, at: datetime) -> Preview:
+    """What a charge of ``price`` at ``at`` would leave, reading the team's balance now."""
+    found: Preview = await session.run_sync(_on(_preview, team_id, price, at))
+    return found
+
+
 def take(connection: Connection, debits: Sequence[Debit]) -> list[Outcome]:
     """Every debit of a request or of a batch of requests, in the connection's transaction: the one
     debit implementation (the request contract and the group commit of billing/debits.py run it).
@@ -114,7 +198,8 @@ def take(connection: Connection, debits: Sequence[Debit]) -> list[Outcome]:
     by_team: dict[str, list[int]] = {}
     alone: list[int] = []
     for index, debit in enumerate(debits):
-        (by_team.setdefault(debit.team_id, []) if debit.auto_top_up_below is None else alone).append(index)
+        grouped = debit.auto_top_up_below is None and debit.daily_cap is None
+        (by_team.setdefault(debit.team_id, []) if grouped else alone).append(index)
     for team_id, indexes in by_team.items():
         after = repository.debit_if_covered(connection, team_id, sum(debits[i].credits for i in indexes))
         if after is None:  # not all of them fit: each on its own, in arrival order
@@ -127,13 +212,20 @@ def take(connection: Connection, debits: Sequence[Debit]) -> list[Outcome]:
     refills: list[int] = []
     for index in sorted(alone):
         debit = debits[index]
-        savepoint = connection.begin_nested() if debit.auto_top_up_below is not None else None
+        needs_savepoint = debit.auto_top_up_below is not None or debit.daily_cap is not None
+        savepoint = connection.begin_nested() if needs_savepoint else None
         after = repository.debit_if_covered(connection, debit.team_id, debit.credits)
         if after is None and _refill(connection, debit.team_id, debit.at) is not None:
             after = repository.debit_if_covered(connection, debit.team_id, debit.credits)
+        # the key's cap after the team's balance: every path that moves credits locks the team's row
+        # first, so two transactions never wait on each other's rows
+        over_cap = None if after is None else _over_cap(connection, debit)
         if savepoint is not None:
-            # a refill that still leaves a 402 rolls back with it
-            savepoint.rollback() if after is None else savepoint.commit()
+            # a refill that still leaves a 402, or a charge past the key's cap, rolls back with it
+            savepoint.rollback() if after is None or over_cap is not None else savepoint.commit()
+        if over_cap is not None:
+            outcomes[index] = over_cap
+            continue
         if after is None:
             remaining = repository.get_balance(connection, debit.team_id)
             outcomes[index] = (
@@ -150,6 +242,21 @@ def take(connection: Connection, debits: Sequence[Debit]) -> list[Outcome]:
     for index in refills:  # after the charges' ledger rows, so each refill's row follows its charge
         outcomes[index] = _refill(connection, debits[index].team_id, debits[index].at) or outcomes[index]
     return [outcomes[index] for index in range(len(debits))]
+
+
+def _over_cap(connection: Connection, debit: Debit) -> ApiError | None:
+    """Count a debit against its key's daily cap; the 402 it gets when that would pass the cap."""
+    cap = debit.daily_cap
+    if cap is None or debit.credits <= 0:
+        return None
+    if repository.spend_within_cap(connection, cap.key_id, debit.credits, day_of(debit.at)) is not None:
+        return None
+    found = repository.key_spend(connection, cap.key_id)
+    if found is None:
+        return NotFound("API key not found")
+    limit, spent_day, spent = found
+    current = DailyCap(cap.key_id, limit if limit is not None else cap.cap, spent_day, spent)
+    return cap_reached(debit.credits, current.cap, current.spent_on(debit.at), debit.at)
 
 
 def _entry(
@@ -246,9 +353,11 @@ async def charge(
     reference: str | None,
     at: datetime,
     auto_top_up_below: int | Unknown | None = UNKNOWN,
+    daily_cap: DailyCap | None = None,
 ) -> int:
-    """Debit ``price`` in the caller's transaction; the balance after. Raises 402 if it cannot be covered."""
-    debit = Debit(team_id, price, operation, reference, at, auto_top_up_below)
+    """Debit ``price`` in the caller's transaction; the balance after. Raises 402 if it cannot be covered
+    (or would pass ``daily_cap``, the calling key's)."""
+    debit = Debit(team_id, price, operation, reference, at, auto_top_up_below, daily_cap)
     (outcome,) = await session.run_sync(_on(take, [debit]))
     if isinstance(outcome, ApiError):
         raise outcome

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from reelscope.cli.common import JsonFlag, _emit, _fail, _run_admin, app, console, err_console, quiet_logs
-from reelscope.config import load_settings
-from reelscope.kit.clock import SystemClock
-from reelscope.kit.db import Database
 
 INGEST_BATCH = 5_000
 # rejected lines listed in the --json summary (all are counted)
 REJECTIONS_LISTED = 1_000
+
+if TYPE_CHECKING:
+    from reelscope.kit.db import Database
 
 
 @app.command()
@@ -40,6 +40,8 @@ def ingest(
     from reelscope.catalog import service as catalog_service
     from reelscope.collectors.checks import FEED_REGION
     from reelscope.collectors.jsonl import BadLine, Record, parse_line
+    from reelscope.config import load_settings
+    from reelscope.kit.clock import SystemClock
     from reelscope.trend import service as trend_service
 
     if not file.is_file():

@@ -5,24 +5,24 @@ source and exits 1 when any fails."""
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.table import Table
 
 from reelscope.cli.common import JsonFlag, _emit, _run_admin, app, console, quiet_logs
-from reelscope.collectors import status as collector_status
-from reelscope.collectors.registry import build_sources
-from reelscope.config import load_settings
-from reelscope.kit.clock import SystemClock, iso
-from reelscope.kit.db import Database
 
 collectors_cli = typer.Typer(help="Data sources: their state, quota and credentials.", no_args_is_help=True)
 app.add_typer(collectors_cli, name="collectors")
 
+if TYPE_CHECKING:
+    from reelscope.kit.db import Database
+
 
 def _plain(value: Any) -> Any:
     """Dataclass fields as JSON: timestamps as ISO 8601 with Z."""
+    from reelscope.kit.clock import iso
+
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -35,6 +35,11 @@ def _plain(value: Any) -> Any:
 @collectors_cli.command("status")
 def collectors_status(as_json: JsonFlag = False) -> None:
     """Each enabled source: capabilities, state, quota used and left per bucket, last success and error."""
+    from reelscope.collectors import status as collector_status
+    from reelscope.collectors.registry import build_sources
+    from reelscope.config import load_settings
+    from reelscope.kit.clock import SystemClock, iso
+
     settings = load_settings()
     quiet_logs(settings)
     clock = SystemClock()
@@ -85,6 +90,11 @@ def collectors_status(as_json: JsonFlag = False) -> None:
 @collectors_cli.command("check")
 def collectors_check(as_json: JsonFlag = False) -> None:
     """One cheap call per enabled source to validate its credentials; exit 1 if any fails."""
+    from reelscope.collectors import status as collector_status
+    from reelscope.collectors.registry import build_sources
+    from reelscope.config import load_settings
+    from reelscope.kit.clock import SystemClock
+
     settings = load_settings()
     quiet_logs(settings)
     clock = SystemClock()

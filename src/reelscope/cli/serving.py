@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from reelscope.auth import service as auth_service
-from reelscope.cli.common import _run_admin, app, console
-from reelscope.config import Settings, load_settings
-from reelscope.kit.clock import SystemClock
-from reelscope.kit.db import Database
-from reelscope.kit.logging import configure_logging
-from reelscope.kit.migrate import upgrade_to_head
+from reelscope.cli.common import _run_admin, app, command_line, console
+
+if TYPE_CHECKING:
+    from reelscope.config import Settings
+    from reelscope.kit.db import Database
 
 # --- serving ---------------------------------------------------------------------------------------
 
@@ -22,6 +20,9 @@ from reelscope.kit.migrate import upgrade_to_head
 @app.command()
 def migrate() -> None:
     """Upgrade the database schema to the latest version."""
+    from reelscope.config import load_settings
+    from reelscope.kit.migrate import upgrade_to_head
+
     settings = load_settings()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     upgrade_to_head(settings.effective_database_url)
@@ -30,6 +31,9 @@ def migrate() -> None:
 
 def _bootstrap_demo(settings: Settings) -> tuple[str, str] | None:
     """On the first start of an empty data dir: a demo team with credits and a key, shown once."""
+    from reelscope.auth import service as auth_service
+    from reelscope.kit.clock import SystemClock
+
     clock = SystemClock()
 
     async def work(database: Database) -> tuple[str, str] | None:
@@ -49,8 +53,10 @@ def _print_welcome(settings: Settings, created: tuple[str, str] | None, log_file
     logs = f"; logs in {log_file}" if log_file is not None else ""
     if created is None:
         typer.echo(f"Reelscope on {base} (data in {settings.data_dir}{logs})")
-        # keys are shown once and stored hashed: a restart cannot show the demo key again
-        typer.echo("An API key for the demo team (shown once): reelscope admin key create --team demo")
+        # keys are shown once and stored hashed: a restart cannot show the demo key again. The command
+        # as it works from any directory: this installation's executable and this data dir
+        typer.echo("A new API key for the demo team (shown once):")
+        typer.echo(f"  {command_line(settings, 'admin', 'key', 'create', '--team', 'demo')}")
         return
     team, api_key = created
     credits = settings.demo_team_credits
@@ -75,6 +81,8 @@ def serve(
     from uvicorn.config import LOGGING_CONFIG
 
     from reelscope.cli.http_server import uvicorn_options
+    from reelscope.config import load_settings
+    from reelscope.kit.logging import configure_logging
     from reelscope.main import create_app
 
     settings = load_settings()
@@ -119,6 +127,9 @@ def api(
     import uvicorn
 
     from reelscope.cli.http_server import uvicorn_options
+    from reelscope.config import load_settings
+    from reelscope.kit.logging import configure_logging
+    from reelscope.kit.migrate import upgrade_to_head
     from reelscope.main import create_app
 
     settings = load_settings()
@@ -146,6 +157,9 @@ def worker(
     ] = True,
 ) -> None:
     """Run the job consumer only (scale-out). Ctrl-C waits up to 5 s for running jobs (retried if cut off)."""
+    from reelscope.config import load_settings
+    from reelscope.kit.logging import configure_logging
+    from reelscope.kit.migrate import upgrade_to_head
     from reelscope.worker.consumer import run_worker
 
     settings = load_settings()
@@ -170,6 +184,7 @@ def replays_history(settings: Settings) -> bool:
     first start fill the catalog with past days and compute their trend runs."""
     from reelscope.collectors.base import Capability
     from reelscope.collectors.registry import build_connectors
+    from reelscope.kit.clock import SystemClock
 
     return any(Capability.WORLD_FEED in c.capabilities for c in build_connectors(settings, SystemClock()))
 
@@ -184,6 +199,7 @@ def first_cycle(settings: Settings) -> int | None:
     from reelscope.catalog import repository as catalog_repository
     from reelscope.catalog import service as catalog_service
     from reelscope.collectors.registry import build_sources
+    from reelscope.kit.clock import SystemClock
 
     clock = SystemClock()
     started = time.monotonic()
@@ -232,6 +248,7 @@ def backfill_catalog(settings: Settings, *, days: int | None = None) -> int | No
     from reelscope.catalog import collection
     from reelscope.catalog import service as catalog_service
     from reelscope.collectors.registry import build_connectors
+    from reelscope.kit.clock import SystemClock
 
     clock = SystemClock()
     wanted = min(days or collection.backfill_days, collection.backfill_days)
@@ -272,6 +289,7 @@ def _bootstrap_trends(
     import time
 
     from reelscope.catalog import collection
+    from reelscope.kit.clock import SystemClock
     from reelscope.trend import tasks as trend_tasks
 
     clock = SystemClock()
@@ -324,6 +342,7 @@ def _prepare_read_path(settings: Settings) -> None:
     (issue 6, ADR 0038)."""
     from reelscope.digest import service as digest_service
     from reelscope.hashtag import service as hashtag_service
+    from reelscope.kit.clock import SystemClock
     from reelscope.sound import service as sound_service
 
     clock = SystemClock()

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from zoneinfo import ZoneInfo
 
 import typer
 
 from reelscope.cli.common import JsonFlag, _emit, _fail, _run_admin, app, console, err_console, quiet_logs
-from reelscope.config import Settings, load_settings
-from reelscope.kit.clock import SystemClock, iso
-from reelscope.kit.db import Database
-from reelscope.worker import registry
-from reelscope.worker.queue import SENDER_KEY, Message
+
+if TYPE_CHECKING:
+    from reelscope.config import Settings
+    from reelscope.kit.db import Database
+    from reelscope.worker.queue import Message
 
 trends_cli = typer.Typer(help="Trend runs: compute them now or over a past period.", no_args_is_help=True)
 app.add_typer(trends_cli, name="trends")
@@ -38,6 +38,9 @@ class _OutboxOnly:
 
 
 def _bind_outbox(settings: Settings, database: Database) -> None:
+    from reelscope.worker import registry
+    from reelscope.worker.queue import SENDER_KEY
+
     registry.discover(settings.extra_task_modules)
     for factory in (database.read, database.write):
         factory.configure(info={SENDER_KEY: _OutboxOnly()})
@@ -81,6 +84,8 @@ def trends_run(
 
     The run is merged into its region-local day group as a live run is. The latest run announces its
     §6.3 event as the scheduler's would; an earlier one does not. A run stored before is left as is."""
+    from reelscope.config import load_settings
+    from reelscope.kit.clock import SystemClock, iso
     from reelscope.trend import repository as trend_repository
     from reelscope.trend import runs as trend_runs
     from reelscope.trend import service as trend_service
@@ -146,6 +151,8 @@ def trends_backfill(
 
     Runs go in time order, each merged into its day group as live runs are, with momentum from the
     catalog's snapshots of that time. Runs stored before are skipped; past runs send no events."""
+    from reelscope.config import load_settings
+    from reelscope.kit.clock import SystemClock
     from reelscope.trend import runs as trend_runs
     from reelscope.trend import service as trend_service
 

@@ -64,7 +64,8 @@ def precomputed(query: type[Q]) -> Callable[[Body], Callable[..., Awaitable[Resp
         path_params = [name for name in inspect.signature(body).parameters if name != "read"]
         converters = {name: _converter(name, hints[name]) for name in path_params}
 
-        async def direct(request: Request) -> Response:
+        def parsed(request: Request) -> tuple[Read[Q], dict[str, Any]]:
+            """The validated query and path parameters: a 400 or 404 for bad input."""
             runtime = runtime_of(request)
             read = Read(
                 query=parse_query(query, request, runtime.caches),
@@ -72,8 +73,14 @@ def precomputed(query: type[Q]) -> Callable[[Body], Callable[..., Awaitable[Resp
                 db=runtime.db,
                 caches=runtime.caches,
             )
-            values = {name: convert(request.path_params[name]) for name, convert in converters.items()}
+            return read, {name: convert(request.path_params[name]) for name, convert in converters.items()}
+
+        async def direct(request: Request) -> Response:
+            read, values = parsed(request)
             return Response(content=await body(read, **values), media_type="application/json")
+
+        async def check(request: Request) -> None:
+            parsed(request)
 
         @functools.wraps(body)
         async def endpoint(request: Request) -> Response:
@@ -97,6 +104,8 @@ def precomputed(query: type[Q]) -> Callable[[Body], Callable[..., Awaitable[Resp
         del endpoint.__wrapped__
         endpoint.__annotations__ = {}
         endpoint.direct = direct  # type: ignore[attr-defined]
+        # what a dry run validates, without reading the body (contract/dry_run.py)
+        endpoint.check = check  # type: ignore[attr-defined]
         return endpoint
 
     return wrap

@@ -36,11 +36,11 @@ from reelscope.auth import service as auth_service
 from reelscope.billing import service as billing_service
 from reelscope.billing.prices import Price, price_of
 from reelscope.billing.service import Debit
-from reelscope.contract import idempotency
+from reelscope.contract import dry_run, idempotency
 from reelscope.contract.calls import SAFE_METHODS, CallState
 from reelscope.contract.dependencies import runtime_of
 from reelscope.contract.read_workers import ReadWorkers, read_call
-from reelscope.kit.errors import Forbidden, InsufficientCredits, InvalidApiKey, MissingApiKey
+from reelscope.kit.errors import Forbidden, InsufficientCredits, InvalidApiKey, MissingApiKey, PaymentRefused
 from reelscope.rate_limit import service as rate_limit_service
 from reelscope.rate_limit.features import feature_of
 from reelscope.runtime import Runtime
@@ -115,7 +115,8 @@ def client_ip(request: Request) -> str:
 
 class ContractRoute(APIRoute):
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
-        super().__init__(path, endpoint, **kwargs)
+        # a dry run validates the request through FastAPI, which then meets the guard, not the endpoint
+        super().__init__(path, dry_run.guard(endpoint), **kwargs)
         if getattr(endpoint, "direct", None) is not None:
             # a precomputed read (contract/precomputed.py) takes the Request alone: FastAPI's dependency
             # solving, exit stacks and exception wrapper would do nothing for it (ADR 0014, 0017)
@@ -123,6 +124,7 @@ class ContractRoute(APIRoute):
 
     def get_route_handler(self) -> Handler:
         direct: Handler | None = getattr(self.endpoint, "direct", None)
+        check: Callable[[Request], Coroutine[Any, Any, None]] | None = getattr(self.endpoint, "check", None)
         inner = direct or super().get_route_handler()
         # the endpoint without the contract: what a read worker runs (contract/read_workers.py)
         self.endpoint_handler = inner
@@ -141,6 +143,8 @@ class ContractRoute(APIRoute):
             request.state.call = call
             now = runtime.clock.now()
 
+            # beyond the spec: ?dry_run=true quotes without work (contract/dry_run.py, ADR 0047)
+            dry = dry_run.take(request)
             token = auth_service.bearer_token(request.headers.get("authorization"))
             if token is None or not keys.has_prefix(token):
                 # §5.5: requests with no key or an unprefixed one are limited per IP first
@@ -156,6 +160,17 @@ class ContractRoute(APIRoute):
             call.principal = principal
             limits = rate_limit_service.apply_override(feature, caller.limit_override)
             endpoint = counted_path.replace("{platform}", str(request.path_params.get("platform", "")))
+            if dry is not False:
+                if dry is None:
+                    raise dry_run.bad_value()
+                await dry_run.count(runtime, call, principal.key_id, now)
+                writes = safe_writes if request.method in SAFE_METHODS else other_writes
+                if principal.scope == "read" and writes:
+                    raise Forbidden("This API key is read-only")
+                await dry_run.validate(request, call, inner, check)
+                return await dry_run.answer(
+                    runtime, call, caller, feature=feature, limits=limits, endpoint=endpoint, now=now
+                )
             ticket = await runtime.limiter.hit(
                 key_id=principal.key_id, endpoint=endpoint, limits=limits, now=now
             )
@@ -168,6 +183,12 @@ class ContractRoute(APIRoute):
                 raise Forbidden("This API key is read-only")
             cap = runtime.settings.team_max_in_flight
             try:
+                # beyond the spec: a key's daily spending cap refuses before any work, as a balance too
+                # low does; the debit's conditional update still decides (billing/service.py, ADR 0047)
+                if caller.daily_cap is not None:
+                    refusal = caller.daily_cap.refusal(call.quoted, now)
+                    if refusal is not None:
+                        raise refusal
                 # beyond the spec, for operators hosting many teams: at most ``cap`` requests of a team
                 # in flight at once, the next one refused at once (429, Retry-After: 1)
                 async with (
@@ -180,7 +201,7 @@ class ContractRoute(APIRoute):
                         workers = None if on_loop else runtime.read_workers
                         return await _read_then_debit(request, runtime, call, inner, caller, now, workers)
                     return await _in_one_transaction(request, runtime, call, inner, caller, now)
-            except (InsufficientCredits, rate_limit_service.TeamBusy):
+            except (PaymentRefused, rate_limit_service.TeamBusy):
                 # §8.1: a 402 does not count against the rate limit; nor does a request refused for
                 # its team's requests in flight, which changes nothing
                 if await runtime.limiter.release(ticket):
@@ -207,6 +228,7 @@ def _debit(call: CallState, caller: auth_service.Caller, now: datetime) -> Debit
         reference=call.request_id,
         at=now,
         auto_top_up_below=caller.auto_top_up_below,
+        daily_cap=caller.daily_cap,
     )
 
 
@@ -314,6 +336,7 @@ async def _charge(session: AsyncSession, call: CallState, caller: auth_service.C
         reference=debit.reference,
         at=debit.at,
         auto_top_up_below=debit.auto_top_up_below,
+        daily_cap=debit.daily_cap,
     )
 
 

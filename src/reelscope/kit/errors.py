@@ -92,14 +92,44 @@ class InvalidApiKey(ApiError):
     default_message = "The API key is malformed, revoked or inactive"
 
 
-class InsufficientCredits(ApiError):
+class PaymentRefused(ApiError):
+    """A 402: the request would cost more than may be spent. Before any work, never billed, and not
+    counted against the rate limit (§8.1)."""
+
     status = 402
+    code = "insufficient_credits"
+
+
+class InsufficientCredits(PaymentRefused):
     code = "insufficient_credits"
 
     def __init__(self, required: int, remaining: int) -> None:
         super().__init__(
             f"This request costs {required} credits but the balance is {remaining}; top up and retry",
             extra={"required_credits": required, "remaining_credits": remaining},
+        )
+
+
+class DailyCapReached(PaymentRefused):
+    """Beyond the spec (issue 30, ADR 0047; §7: codes are only ever added): the API key's daily spending
+    cap would be passed. The body says the cap, what the key was charged today and when the UTC day
+    turns; the same request succeeds again then, or once an operator raises the cap."""
+
+    code = "daily_cap_reached"
+
+    def __init__(
+        self, *, required: int, cap: int, spent: int, reset_at: int, reset_at_formatted: str
+    ) -> None:
+        super().__init__(
+            f"This request costs {required} credits but this API key may spend only {cap - spent} more "
+            f"today (daily cap {cap}, spent {spent}); the cap resets at {reset_at_formatted}",
+            extra={
+                "required_credits": required,
+                "daily_cap_credits": cap,
+                "spent_today_credits": spent,
+                "reset_at": reset_at,
+                "reset_at_formatted": reset_at_formatted,
+            },
         )
 
 

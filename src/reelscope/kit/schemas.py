@@ -195,7 +195,7 @@ class ErrorBody(BaseModel):
 _ERROR_CODES: dict[int, str] = {
     400: "validation_error (or a more specific 400 code)",
     401: "missing_api_key or invalid_api_key",
-    402: "insufficient_credits",
+    402: "insufficient_credits (or daily_cap_reached: the API key's daily spending cap)",
     403: "forbidden",
     404: "not_found",
     408: "request_timeout",
@@ -207,6 +207,11 @@ _ERROR_CODES: dict[int, str] = {
     503: "service_unavailable",
     504: "upstream_error",
 }
+
+
+def error_codes() -> dict[int, str]:
+    """Each error status and the codes it carries (§7), as the reference and /llms-full.txt say them."""
+    return dict(_ERROR_CODES)
 
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:

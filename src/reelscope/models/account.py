@@ -47,6 +47,12 @@ class ApiKey(Base):
     is_active: Mapped[bool] = mapped_column(Boolean, default=True)
     revoked_at: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    # beyond the spec (issue 30, ADR 0047): the most credits the key's requests may be charged in one UTC
+    # day (None: no cap), and what they were charged on ``spent_day`` ("YYYY-MM-DD"; text, so the caller's
+    # fast read needs no type conversion). Counted only while the key has a cap.
+    daily_cap_credits: Mapped[int | None] = mapped_column(BigInt, nullable=True)
+    spent_day: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    spent_credits: Mapped[int] = mapped_column(BigInt, default=0, server_default="0")
 
 
 class RateLimitOverride(Base):

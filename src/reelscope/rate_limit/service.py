@@ -114,6 +114,20 @@ class RateLimiter:
         # the windows of each (key, endpoint, caps) for the current minute: built once a minute
         self._windows: dict[tuple[str, str, tuple[int | None, ...]], tuple[int, list[WindowSpec]]] = {}
 
+    async def peek(self, *, key_id: str, endpoint: str, limits: Limits, now: datetime) -> RateStatus:
+        """What ``hit`` would report before counting, counting nothing (a dry run, issue 30): the window
+        closest to its limit; a ``remaining`` of 0 means the request would get 429."""
+        windows = _windows_of(
+            key_id, endpoint, (limits.per_minute, limits.per_hour, limits.per_day), int(now.timestamp())
+        )
+        try:
+            counts = await self.storage.peek(windows)
+        except LimiterUnavailable as exc:
+            log.warning("rate_limit.unavailable", error=str(exc))
+            raise ServiceUnavailable(LIMITER_DOWN) from exc
+        window, count = min(zip(windows, counts, strict=True), key=lambda pair: pair[0].limit - pair[1])
+        return RateStatus(window.limit, max(0, window.limit - count), int(window.expires_at))
+
     async def hit(self, *, key_id: str, endpoint: str, limits: Limits, now: datetime) -> Ticket:
         """Count the request in every window of the key and endpoint, or raise 429 counting nothing."""
         moment = now.timestamp()

@@ -41,6 +41,10 @@ class LimiterStorage(Protocol):
         """Give back one counted request (a 402 does not count, §8.1)."""
         ...
 
+    async def peek(self, windows: list[WindowSpec]) -> list[int]:
+        """Each window's count, counting nothing (a dry run asks, issue 30)."""
+        ...
+
     async def take_token(self, key: str, capacity: int, refill_per_second: float, now: float) -> bool:
         """Token bucket for the per-IP limiter (§5.5)."""
         ...
@@ -85,6 +89,10 @@ class MemoryStorage:
                 count, expires_at = self._counts.get(w.key, (0, 0.0))
                 if count > 0:
                     self._counts[w.key] = (count - 1, expires_at)
+
+    async def peek(self, windows: list[WindowSpec]) -> list[int]:
+        with self._lock:
+            return [self._counts.get(w.key, _NONE_YET)[0] for w in windows]
 
     async def take_token(self, key: str, capacity: int, refill_per_second: float, now: float) -> bool:
         with self._lock:
@@ -204,6 +212,13 @@ class RedisStorage:
             await self._release(keys=[self._prefix + w.key for w in windows], args=[])
         except RedisError as exc:
             raise LimiterUnavailable(str(exc)) from exc
+
+    async def peek(self, windows: list[WindowSpec]) -> list[int]:
+        try:
+            counts = await self._redis.mget([self._prefix + w.key for w in windows])
+        except RedisError as exc:
+            raise LimiterUnavailable(str(exc)) from exc
+        return [int(count or 0) for count in counts]
 
     async def take_token(self, key: str, capacity: int, refill_per_second: float, now: float) -> bool:
         try:
