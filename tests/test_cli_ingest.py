@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+import structlog
 from typer.testing import CliRunner
 
 from reelscope.cli import app
@@ -84,6 +85,28 @@ class TestIngestCommand:
         assert runner.invoke(app, ["ingest", str(file)]).exit_code == 0
         assert catalog(data_dir, "SELECT * FROM videos") == first
         assert len(catalog(data_dir, "SELECT * FROM view_snapshots")) == 1
+
+    def test_ingested_videos_count_in_hashtag_statistics_at_once(
+        self, data_dir: Path, tmp_path: Path
+    ) -> None:
+        """Not at the next 6-hourly rollup, nor only after a restart (issue 31 item 4)."""
+        file = tmp_path / "records.jsonl"
+        file.write_text(json.dumps(NORMALIZED | {"fetched_at": "2026-10-05T00:00:00Z"}) + "\n")
+        result = CliRunner().invoke(app, ["ingest", str(file), "--json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout.splitlines()[-1])["hashtag_statistics_refreshed"] is True
+        counted = (
+            "SELECT d.day, d.platform, d.videos, d.views FROM hashtag_daily d "
+            "JOIN hashtags h ON h.id = d.hashtag_id"
+        )
+        assert catalog(data_dir, counted + " WHERE h.key = 'sourdough'") == [
+            ("2026-10-04", "youtube", 1, 88412)
+        ]
+        # a later partial line moves the statistics with it
+        partial = {k: NORMALIZED[k] for k in ("platform", "external_id", "url", "published_at")}
+        file.write_text(json.dumps(partial | {"views": 90000, "fetched_at": "2026-10-06T00:00:00Z"}) + "\n")
+        assert CliRunner().invoke(app, ["ingest", str(file)]).exit_code == 0
+        assert catalog(data_dir, counted) == [("2026-10-04", "youtube", 1, 90000)]
 
     def test_missing_file_exits_2(self, data_dir: Path, tmp_path: Path) -> None:
         result = CliRunner().invoke(app, ["ingest", str(tmp_path / "nope.jsonl")])
@@ -232,7 +255,10 @@ class TestFaithfulIngest:
         assert "line 2: invalid video: likes is negative (-1)" in result.stderr
 
     def test_json_is_quiet_and_last(self, data_dir: Path) -> None:
-        result = CliRunner().invoke(app, ["ingest", str(FEED), "--json"])
+        # info logs (the hashtag refresh's) stay off the screen through quiet_logs, which leaves a test
+        # run's logging as it is: captured here
+        with structlog.testing.capture_logs():
+            result = CliRunner().invoke(app, ["ingest", str(FEED), "--json"])
         assert result.exit_code == 0
         assert len(result.stdout.strip().splitlines()) == 1
         assert result.stderr == ""

@@ -35,6 +35,7 @@ from reelscope.contract import ContractRoute, runs_as_write
 from reelscope.idempotency import service as idempotency_service
 from reelscope.kit.errors import NotFound
 from reelscope.kit.openapi import drop_response, to_openapi_30
+from reelscope.kit.pages import content_security_policy
 from reelscope.kit.schemas import CONTRACT_ERRORS, ErrorBody, errors
 from reelscope.rate_limit.features import FEATURE_LIMITS, Limits, feature_of
 
@@ -369,7 +370,7 @@ def add_docs_routes(app: FastAPI) -> None:
     """``GET /docs`` and its assets: plain routes, outside the /v1 contract, needing no key."""
 
     async def get_docs() -> HTMLResponse:
-        return get_swagger_ui_html(
+        page = get_swagger_ui_html(
             openapi_url=OPENAPI_URL,
             title="Reelscope API reference",
             swagger_js_url=f"{DOCS_ASSETS_URL}/swagger-ui-bundle.js",
@@ -377,6 +378,8 @@ def add_docs_routes(app: FastAPI) -> None:
             swagger_favicon_url=f"{DOCS_ASSETS_URL}/favicon-32x32.png",
             swagger_ui_parameters={"displayOperationId": True, "defaultModelsExpandDepth": 0},
         )
+        page.headers["Content-Security-Policy"] = content_security_policy(bytes(page.body).decode())
+        return page
 
     async def get_docs_asset(name: str) -> FileResponse:
         media_type = _ASSETS.get(name)

@@ -101,6 +101,9 @@ class TestCreate:
             ({"is_recurring": True, "cadence": "0 */12 * * *"}, "cadence"),
             ({"is_recurring": True, "cadence": "hourly"}, "cadence"),
             ({"cadence": "daily"}, "cadence"),
+            # a valid cron past the column's 100 characters (a 500 on PostgreSQL, issue 31)
+            ({"is_recurring": True, "cadence": "0 12 * * " + ",".join(["1"] * 49)}, "at most 100"),
+            ({"is_recurring": True, "cadence": "0 12 * * *" + " " * 400_000}, "at most 100"),
             ({"keywords": [f"k{i}" for i in range(16)]}, "keywords"),
             ({"language": "english"}, "language"),
         ],
@@ -243,6 +246,10 @@ class TestGetUpdateDelete:
         assert data["next_run_at"] == "2026-11-23T06:00:00Z"  # the next Monday 06:00 UTC
         bad = await client.put(path, json={"cadence": "*/10 * * * *"}, headers=team.headers)
         assert bad.status_code == 400
+        long = await client.put(
+            path, json={"cadence": "0 6 * * " + ",".join(["1"] * 49)}, headers=team.headers
+        )
+        assert long.status_code == 400 and "at most 100" in long.json()["message"][0]
         paused = (await client.put(path, json={"is_active": False}, headers=team.headers)).json()["data"]
         assert paused["is_active"] is False and paused["next_run_at"] is None
 

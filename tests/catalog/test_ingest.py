@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
@@ -13,6 +14,7 @@ from reelscope.catalog import reads as catalog_reads
 from reelscope.catalog import service as catalog_service
 from reelscope.catalog.service import IngestResult
 from reelscope.collectors.base import VideoRecord
+from reelscope.collectors.jsonl import parse_line
 from reelscope.collectors.sandbox import World
 from reelscope.kit.clock import ManualClock
 from reelscope.kit.db import Base
@@ -37,6 +39,12 @@ async def dump(runtime: Runtime) -> dict[str, list[tuple[Any, ...]]]:
             rows = (await session.execute(select(table))).all()
             out[name] = sorted(rows, key=repr)
     return out
+
+
+async def stored_video(runtime: Runtime) -> dict[str, Any]:
+    async with runtime.db.transaction(write=False) as session:
+        row = (await session.execute(select(Base.metadata.tables["videos"]))).one()
+    return dict(row._mapping)
 
 
 @pytest.fixture
@@ -187,6 +195,65 @@ class TestHashtagsAndCreators:
             creators = (await session.execute(select(Creator))).scalars().all()
         assert len(creators) == 1
         assert creators[0].followers == video.creator.followers and creators[0].bio == video.creator.bio
+
+
+class TestPartialRecords:
+    """A line of ``reelscope ingest`` may carry only some fields: those it did not send keep their stored
+    value, only the sent ones change (issue 31 item 4)."""
+
+    async def test_a_line_with_only_views_changes_only_the_views(
+        self, runtime: Runtime, videos: list[VideoRecord]
+    ) -> None:
+        video = next(v for v in videos if v.description and v.hashtags and v.duration and v.comments)
+        await ingest(runtime, [video])
+        before = await stored_video(runtime)
+        later = video.fetched_at + timedelta(hours=1)
+        line = {
+            "platform": video.platform.value,
+            "external_id": video.external_id,
+            "url": video.url,
+            "published_at": video.published_at.isoformat(),
+            "fetched_at": later.isoformat(),
+            "views": video.views + 500,
+        }
+        partial = parse_line(json.dumps(line), later)
+        assert isinstance(partial, VideoRecord) and partial.comments == 0  # the record's default
+        await ingest(runtime, [partial])
+        after = await stored_video(runtime)
+        assert after.pop("views") == video.views + 500 and after.pop("fetched_at") == later
+        assert after == {k: v for k, v in before.items() if k not in ("views", "fetched_at")}
+        assert (after["description"], after["hashtags"], after["comments"]) == (
+            video.description,
+            list(video.hashtags),
+            video.comments,
+        )
+        async with runtime.db.transaction(write=False) as session:
+            snapshots = (await session.execute(select(ViewSnapshot).order_by(ViewSnapshot.at))).scalars()
+            last = list(snapshots)[-1]
+        # the observation is a point of the history, with the counters it did not send as stored
+        assert (last.views, last.likes, last.comments) == (video.views + 500, video.likes, video.comments)
+
+    async def test_sent_fields_change_even_to_empty(
+        self, runtime: Runtime, videos: list[VideoRecord]
+    ) -> None:
+        video = next(v for v in videos if v.description and v.hashtags)
+        await ingest(runtime, [video])
+        later = video.fetched_at + timedelta(hours=1)
+        line = {
+            "platform": video.platform.value,
+            "external_id": video.external_id,
+            "url": video.url,
+            "published_at": video.published_at.isoformat(),
+            "fetched_at": later.isoformat(),
+            "description": None,
+            "hashtags": [],
+        }
+        await ingest(runtime, [parse_line(json.dumps(line), later)])
+        async with runtime.db.transaction(write=False) as session:
+            row = (await session.execute(select(Video))).scalar_one()
+            snapshots = (await session.execute(select(ViewSnapshot))).scalars().all()
+        assert (row.description, row.hashtags, row.views) == (None, [], video.views)
+        assert len(snapshots) == 1  # a line without views is no point of their history
 
 
 class TestReplayedHistory:

@@ -26,6 +26,7 @@ from reelscope.runtime import Runtime
 from reelscope.worker.engine import JobEngine
 from tests.conftest import MakeTeam, TeamKey
 from tests.kit.test_errors import assert_error
+from tests.kit.test_pages import assert_served_page
 from tests.tracking.conftest import Advance, creator_handle, events
 from tests.tracking.test_endpoints import get, track
 
@@ -54,7 +55,7 @@ class TestLinks:
         assert url.startswith("http://127.0.0.1:8000/dashboard/")
         assert team.api_key not in url and "tkn" not in url
         response = await client.get(path_of(url))  # no Authorization header
-        assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
+        assert_served_page(response)  # BokehJS from Reelscope, the charts' inline script by its hash
         body = response.text
         assert f'<script src="/dashboard/assets/{page.BOKEH_JS}"></script>' in body
         assert "cdn" not in body.lower()
@@ -117,6 +118,28 @@ class TestLinks:
         await advance(timedelta(days=1))
         page_response = await client.get(path_of(response.json()["data"]["dashboard_url"]))
         assert page_response.status_code == 200 and "Views" in page_response.text
+
+
+class TestCollectedUrls:
+    def test_only_an_http_url_becomes_a_link(self, clock: ManualClock) -> None:
+        """A post's URL comes from collected data: a ``javascript:`` one must not land in an href (issue
+        31); the title stays, as text."""
+        outlier = {"views": 9000, "outlier_ratio": 3.0, "publish_date": "2026-11-20T10:00:00"}
+        urls = ["javascript:alert(document.domain)", " JavaScript:alert(1)", "data:text/html,<b>x</b>"]
+        html = page.render(
+            item={"id": "i", "kind": "video", "platform": "tiktok", "title": "t", "status": "active"},
+            snapshots=[],
+            outliers=[
+                *({**outlier, "url": url, "title": f"bad {n}"} for n, url in enumerate(urls)),
+                {**outlier, "url": "https://www.tiktok.com/@a/video/1", "title": "good"},
+            ],
+            by_weekday={},
+            audience=None,
+            expires_at=clock.now(),
+        )
+        assert html.count("<a href=") == 1
+        assert '<a href="https://www.tiktok.com/@a/video/1" rel="noreferrer">good</a>' in html
+        assert "<td>bad 0</td>" in html and "alert(" not in html and "data:text" not in html
 
 
 # --- in a real browser -----------------------------------------------------------------------------

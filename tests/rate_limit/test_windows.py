@@ -12,13 +12,18 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 from fastapi import FastAPI
+from redis.asyncio import Redis
+from redis.crc import key_slot
 
 from reelscope.auth import service as auth_service
 from reelscope.billing import service as billing_service
 from reelscope.kit.clock import ManualClock
 from reelscope.rate_limit import features
+from reelscope.rate_limit.service import RateLimiter
+from reelscope.rate_limit.storage import RedisStorage
 from reelscope.runtime import Runtime
 from tests.conftest import MakeTeam, TeamKey
+from tests.fixtures.services import TEST_REDIS_URL, require_redis
 from tests.kit.test_errors import assert_error
 from tests.probe import mount_probe
 
@@ -330,3 +335,27 @@ class TestCustomLimits:
         # the hour (100, table) is now the window closest to running out
         assert response.headers["X-RateLimit-Limit"] == "100"
         assert response.headers["X-RateLimit-Remaining"] == "99"
+
+
+@pytest.mark.redis
+async def test_the_windows_counted_together_share_one_cluster_slot(clock: ManualClock) -> None:
+    """Redis Cluster refuses a script whose keys lie in several slots (CROSSSLOT): a request's windows
+    carry its key id as a hash tag (issue 31), whatever braces the path template holds."""
+    require_redis()
+    redis = Redis.from_url(TEST_REDIS_URL)
+    await redis.flushdb()
+    try:
+        limiter = RateLimiter(RedisStorage(redis), ip_burst=20, ip_refill_per_second=1)
+        for key_id in ("key-1", "key-2"):
+            await limiter.hit(
+                key_id=key_id,
+                endpoint="/agents/{agent_id}/videos",
+                limits=features.Limits(10, 100, 1000),
+                now=clock.now(),
+            )
+            keys = await redis.keys(f"reelscope:rl:*{key_id}*")
+            assert len(keys) == 3 and len({key_slot(key) for key in keys}) == 1
+            assert {key_slot(key) for key in keys} == {key_slot(key_id.encode())}
+    finally:
+        await redis.flushdb()
+        await redis.aclose()

@@ -330,6 +330,8 @@ REJECTED_URLS = [
     ("https://nowhere.test/hook", "does not resolve"),
     ("https://user:pw@public.test/hook", "credentials"),
     ("https://public.test:99999/hook", "port"),
+    ("https://public.test:0/hook", "port must be a number from 1 to 65535"),  # issue 31
+    ("https://93.184.216.34:00/hook", "port must be a number from 1 to 65535"),
     ("https:///hook", "host"),
     ("https://public.test/a b", "spaces"),
 ]

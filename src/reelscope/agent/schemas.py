@@ -3,13 +3,14 @@ objects. Bodies reject unknown fields (so create-time ``min_views``/``time_range
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, time
+from datetime import UTC, date, datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, Field, field_validator, model_validator
 
 from reelscope.analysis.hooks import HOOK_TYPES
+from reelscope.kit import dates
 from reelscope.kit.pagination import PageQuery, Pagination
 from reelscope.kit.platforms import Platform
 from reelscope.kit.schemas import LimitUpTo100, QueryModel, RequestBody, Schema
@@ -20,6 +21,8 @@ MAX_KEYWORDS = 15
 MAX_EXCLUDE_KEYWORDS = 50
 MAX_KEYWORD_LENGTH = 100
 DEFAULT_LANGUAGE = "en"
+# the width of agents.cadence: a longer cron was a 500 on PostgreSQL, and stored whole on SQLite (issue 31)
+MAX_CADENCE_LENGTH = 100
 
 
 def normalize_keyword(value: str) -> str:
@@ -72,6 +75,7 @@ class AgentCreate(RequestBody):
     data_intelligence_enabled: bool = Field(default=False, description="+$1.00 per run")
     cadence: str | None = Field(
         default=None,
+        max_length=MAX_CADENCE_LENGTH,
         description="Recurring only: daily, weekly, monthly or a cron firing at most once a day "
         "(default daily)",
     )
@@ -92,7 +96,7 @@ class AgentUpdate(RequestBody):
     platforms: Platforms | None = Field(default=None, min_length=1)
     meta_ads_enabled: bool | None = None
     data_intelligence_enabled: bool | None = None
-    cadence: str | None = None
+    cadence: str | None = Field(default=None, max_length=MAX_CADENCE_LENGTH)
     autopilot: bool | None = None
     is_active: bool | None = Field(default=None, description="false pauses a recurring agent's schedule")
     language: Language = None
@@ -211,7 +215,8 @@ def _split_list(value: Any) -> Any:
 
 
 def _moment(value: Any, *, end: bool) -> Any:
-    """An ISO date (whole day, UTC) or an ISO 8601 timestamp."""
+    """An ISO date (whole day, UTC) or an ISO 8601 timestamp, within the calendar the API reads
+    (kit/dates.py; beyond it, a ValueError: 400 like any other unreadable date)."""
     if value is None or isinstance(value, datetime):
         return value
     text = str(value).strip()
@@ -222,8 +227,8 @@ def _moment(value: Any, *, end: bool) -> Any:
             moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
         except ValueError:
             raise ValueError("must be an ISO date (YYYY-MM-DD) or ISO 8601 timestamp") from None
-        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return datetime.combine(day, time.max if end else time.min, tzinfo=UTC)
+        return dates.as_utc(moment)
+    return dates.day_edge(day, UTC, end=end)
 
 
 class ItemOrder(StrEnum):

@@ -214,14 +214,28 @@ async def add_sound_usage(session: AsyncSession, rows: list[Row]) -> None:
     await _insert_ignore(session, sound_usage_t, rows, ("sound_id", "at"))
 
 
-async def upsert_videos(session: AsyncSession, rows: list[Row]) -> None:
-    """Videos by (platform, external_id). ``found_at`` is set once; an older observation never
-    overwrites a newer one; ``views_at_7d`` is kept once known."""
+async def upsert_videos(session: AsyncSession, rows: list[Row], *, keep: Iterable[str] = ()) -> None:
+    """Videos by (platform, external_id). ``found_at`` is set once, and the ``keep`` columns of a video
+    already stored (a new one takes the rows' values); an older observation never overwrites a newer
+    one; ``views_at_7d`` is kept once known."""
     await _upsert(
-        session, videos_t, rows, ("platform", "external_id"), keep=("found_at",),
+        session, videos_t, rows, ("platform", "external_id"), keep=("found_at", *keep),
         coalesce=("sound_id", "creator_id", "feed_region"),
         first_wins=("views_at_7d",), newer_only="fetched_at",
     )  # fmt: skip
+
+
+async def video_counters(session: AsyncSession, ids: Sequence[str]) -> dict[str, dict[str, int | None]]:
+    """The stored counters of videos by id."""
+    c = videos_t.c
+    found: dict[str, dict[str, int | None]] = {}
+    for chunk in _chunks(ids):
+        result = await session.execute(
+            select(c.id, c.views, c.likes, c.comments, c.shares, c.bookmarks).where(c.id.in_(chunk))
+        )
+        for id_, *values in result.all():
+            found[id_] = dict(zip(("views", "likes", "comments", "shares", "bookmarks"), values, strict=True))
+    return found
 
 
 async def settle_observations(session: AsyncSession, rows: list[Row]) -> None:

@@ -154,6 +154,31 @@ def _sound_id(ids: dict[tuple[str, str], str], s: SoundRecord | None) -> str | N
     return None if s is None else ids.get((s.platform.value, s.external_id))
 
 
+# the columns of the videos row each field of a VideoRecord fills (the others: a column of its name)
+_COLUMNS_OF_FIELD = {"sound": ("sound_id", "sound_external_id"), "creator": ("creator_id",)}
+# always written, or kept by rules of their own (repository.upsert_videos)
+_IDENTITY = frozenset({"platform", "external_id", "url", "published_at", "fetched_at"})
+_UPDATABLE_FIELDS = frozenset(
+    name for name in VideoRecord.__dataclass_fields__ if name not in _IDENTITY | {"sent"}
+)
+
+
+def unsent_columns(record: VideoRecord) -> frozenset[str]:
+    """The videos columns a re-ingest of ``record`` leaves as stored: those of the fields its source did
+    not send (issue 31: a line with only views set the description to null, the hashtags to [] and
+    the comments to 0). A whole record, as connectors make, keeps none."""
+    if record.sent is None:
+        return frozenset()
+    unsent = _UPDATABLE_FIELDS - record.sent
+    if "sound" in record.sent or "sound_external_id" in record.sent:
+        unsent -= {"sound", "sound_external_id"}  # either one names the sound
+    columns = (_COLUMNS_OF_FIELD.get(name, (name,)) for name in unsent)
+    kept = {column for names in columns for column in names}
+    if "views" not in record.sent:
+        kept.add("views_at_7d")
+    return frozenset(kept)
+
+
 async def ingest_videos(
     session: AsyncSession, records: Sequence[VideoRecord], *, found_at: datetime | None = None
 ) -> int:
@@ -233,7 +258,14 @@ async def ingest_videos(
         for moment in (stored, min(r.published_at for r in batch)):
             if moment is not None and (earliest is None or moment < earliest):
                 earliest = moment
-        await repo.upsert_videos(session, rows)
+        # a record that sent only some fields updates only those: rows grouped by what they keep
+        by_kept: dict[frozenset[str], list[dict[str, Any]]] = {}
+        for row, r in zip(rows, latest.values(), strict=True):
+            by_kept.setdefault(unsent_columns(r), []).append(row)
+        for kept, group in by_kept.items():
+            await repo.upsert_videos(session, group, keep=kept)
+        partial = {id_of[key]: r.sent for key, r in latest.items() if r.sent is not None}
+        counters = await repo.video_counters(session, list(partial)) if partial else {}
         displays: dict[str, str] = {}
         links: dict[tuple[str, str], None] = {}
         for key, r in latest.items():
@@ -242,9 +274,11 @@ async def ingest_videos(
                 if tag_key:
                     displays.setdefault(tag_key, tag.strip().lstrip("#"))
                     links[(id_of[key], tag_key)] = None
-        snapshots = [
-            {
-                "video_id": id_of[(platform, external_id)],
+        snapshots = []
+        for (platform, external_id, moment), r in observations.items():
+            video_id = id_of[(platform, external_id)]
+            snapshot = {
+                "video_id": video_id,
                 "at": moment,
                 "views": r.views,
                 "likes": r.likes,
@@ -252,8 +286,13 @@ async def ingest_videos(
                 "shares": r.shares,
                 "bookmarks": r.bookmarks,
             }
-            for (platform, external_id, moment), r in observations.items()
-        ]
+            if r.sent is not None:
+                if "views" not in r.sent:
+                    continue  # an observation without views is no point of the views' history
+                # a counter not sent is as stored, not the record's default of 0
+                stored_counters = counters.get(video_id, {})
+                snapshot |= {k: v for k, v in stored_counters.items() if k not in r.sent}
+            snapshots.append(snapshot)
         tag_ids = {key: catalog_id("hashtag", key) for key in displays}
         await repo.add_hashtags(
             session, [{"id": tag_ids[k], "key": k, "display": d} for k, d in displays.items()]

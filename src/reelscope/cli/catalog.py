@@ -41,6 +41,7 @@ def ingest(
     from reelscope.collectors.checks import FEED_REGION
     from reelscope.collectors.jsonl import BadLine, Record, parse_line
     from reelscope.config import load_settings
+    from reelscope.hashtag import service as hashtag_service
     from reelscope.kit.clock import SystemClock
     from reelscope.trend import service as trend_service
 
@@ -56,6 +57,7 @@ def ingest(
     rejected: list[tuple[int, str]] = []
     stored = catalog_service.IngestResult()
     warnings: list[str] = []
+    refreshed: list[bool] = []
 
     async def work(database: Database) -> None:
         if feed_region is not None:
@@ -95,6 +97,11 @@ def ingest(
                 if len(batch) >= INGEST_BATCH:
                     await flush()
             await flush()
+        if stored.video_keys:
+            # hashtag statistics count these videos now, not at the next 6-hourly rollup (§2.3, issue
+            # 31): the rollup rebuilds the posting days the ingest marked as written (ADR 0016)
+            await hashtag_service.rollup(database, clock.now())
+            refreshed.append(True)
 
     _run_admin(settings, work)
     new = len(stored.new_video_keys)
@@ -109,6 +116,7 @@ def ingest(
         "rejected_lines": len(rejected),
         "rejections": [{"line": n, "reason": reason} for n, reason in rejected[:REJECTIONS_LISTED]],
         "warnings": warnings,
+        "hashtag_statistics_refreshed": bool(refreshed),
     }
 
     def human() -> None:
@@ -122,6 +130,8 @@ def ingest(
             f"{result['snapshots']} snapshots{', ' + others if others else ''}; "
             f"{len(rejected)} line(s) rejected"
         )
+        if refreshed:
+            console.print("hashtag statistics refreshed: the videos count in /v1/hashtags now")
 
     _emit(as_json, result, human)
     if rejected:

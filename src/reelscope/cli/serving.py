@@ -239,8 +239,8 @@ def backfill_catalog(settings: Settings, *, days: int | None = None) -> int | No
     """On the first start of an empty catalog: the newest ``days`` (default: all 14) of every enabled
     feed, so reads have data at once; returns the days collected, None when the catalog had data.
 
-    Serve collects the newest ``first_start_days`` (3) here and leaves the older ones to the first start's history job
-    (``trend.backfill``), so it answers within a minute (issue 17 item 4)."""
+    Serve collects the newest ``first_start_days`` (3) here and leaves the older ones to the first
+    start's history job (``trend.backfill``), so it answers within a minute (issue 17 item 4)."""
     import multiprocessing
     import time
     from concurrent.futures import ProcessPoolExecutor

@@ -137,6 +137,9 @@ class VideoRecord:
     tags: tuple[str, ...] = ()
     # the lower-case trend region whose feed carried the video, when the source says (ADR 0026)
     feed_region: str | None = None
+    # the fields its source sent, when it sent only some (a hand-written ``reelscope ingest`` line):
+    # the others keep their stored value; None for a whole record, as the connectors make (issue 31)
+    sent: frozenset[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,8 @@ class BadLine(ValueError):
     """A line that is not a record; the message says why."""
 
 
+# what a line can send of a video (``sent`` is ours to set)
+_VIDEO_FIELDS = frozenset(f.name for f in dataclasses.fields(VideoRecord)) - {"sent"}
 _ADAPTERS: dict[str, TypeAdapter[Any]] = {name: TypeAdapter(kind) for name, kind in KINDS.items()}
 
 
@@ -82,6 +84,10 @@ def parse_line(line: str | bytes, now: datetime, *, region: str | None = None) -
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()[:3])
         raise BadLine(f"invalid {kind_name}: {problems}") from None
     result: Record = _utc(record)
+    if isinstance(result, VideoRecord):
+        # a line may carry only some fields: the others keep what the catalog holds (issue 31)
+        sent = frozenset(obj) & _VIDEO_FIELDS
+        result = dataclasses.replace(result, sent=None if sent == _VIDEO_FIELDS else sent)
     return _checked(result, now, region)
 
 
@@ -89,7 +95,8 @@ def _checked(record: Record, now: datetime, region: str | None) -> Record:
     try:
         if isinstance(record, VideoRecord):
             if record.feed_region is None and region is not None:
-                record = dataclasses.replace(record, feed_region=region)
+                sent = None if record.sent is None else record.sent | {"feed_region"}
+                record = dataclasses.replace(record, feed_region=region, sent=sent)
             elif record.feed_region is not None:
                 record = dataclasses.replace(record, feed_region=record.feed_region.lower())
             check_video(record, now)

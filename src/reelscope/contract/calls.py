@@ -112,6 +112,8 @@ class ContractHeadersMiddleware:
                     *message.get("headers", []),
                     *extra,
                     (b"x-request-id", request_id.encode()),
+                    # a body is what its Content-Type says, never sniffed into a script or a page
+                    (b"x-content-type-options", b"nosniff"),
                 ]
             await send(message)
 

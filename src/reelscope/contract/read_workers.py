@@ -50,6 +50,7 @@ from reelscope.config import Settings
 from reelscope.contract.calls import CallState
 from reelscope.kit.errors import ServiceUnavailable
 from reelscope.kit.fair_gate import FairGate
+from reelscope.kit.json_body import JsonBodyRequest
 from reelscope.kit.logging import configure_logging, get_logger, logging_configuration
 
 if TYPE_CHECKING:
@@ -239,7 +240,7 @@ class _Worker:
             "endpoint": route.endpoint,
             "state": {"request_id": call.request_id, "call": state},
         }
-        request = Request(scope, _receive(call.body))
+        request = JsonBodyRequest(scope, _receive(call.body))
         async with AsyncExitStack() as stack:
             # what FastAPI's middleware and request_response put in the scope for its handler
             scope["fastapi_middleware_astack"] = scope["fastapi_inner_astack"] = stack

@@ -41,6 +41,7 @@ from reelscope.contract.calls import SAFE_METHODS, CallState
 from reelscope.contract.dependencies import runtime_of
 from reelscope.contract.read_workers import ReadWorkers, read_call
 from reelscope.kit.errors import Forbidden, InsufficientCredits, InvalidApiKey, MissingApiKey, PaymentRefused
+from reelscope.kit.json_body import JsonBodyRequest, with_json_body
 from reelscope.rate_limit import service as rate_limit_service
 from reelscope.rate_limit.features import feature_of
 from reelscope.runtime import Runtime
@@ -137,7 +138,8 @@ class ContractRoute(APIRoute):
         # whether they run on the loop or in a read worker (ADR 0040)
         safe_on_loop, other_on_loop = runs_on_loop("GET", self.endpoint), runs_on_loop("POST", self.endpoint)
 
-        async def handle(request: Request) -> Response:
+        async def handle(plain: Request) -> Response:
+            request = with_json_body(plain)  # its body decoded strictly, by the endpoint and the quote
             runtime = runtime_of(request)
             call = CallState(operation=operation, request_id=request.state.request_id)
             request.state.call = call
@@ -214,7 +216,7 @@ class ContractRoute(APIRoute):
 
 def _plain_request_response(handler: Handler) -> ASGIApp:
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
-        response = await handler(Request(scope, receive, send))
+        response = await handler(JsonBodyRequest(scope, receive, send))
         await response(scope, receive, send)
 
     return app

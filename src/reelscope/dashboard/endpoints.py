@@ -22,6 +22,7 @@ from reelscope.dashboard import page
 from reelscope.dashboard.links import PATH, LinkExpired, LinkInvalid, links_for
 from reelscope.kit.clock import as_utc
 from reelscope.kit.errors import Forbidden, NotFound
+from reelscope.kit.pages import content_security_policy
 from reelscope.tracking import service as tracking_service
 
 
@@ -74,7 +75,12 @@ async def get_dashboard(token: str, request: Request) -> HTMLResponse:
         body = await asyncio.to_thread(partial(page.render, **inputs))
         runtime.caches.keep(("dashboard", item.id), drawn_from, body)
     return HTMLResponse(
-        body, headers={"Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer"}
+        body,
+        headers={
+            "Cache-Control": "private, no-store",
+            "Referrer-Policy": "no-referrer",
+            "Content-Security-Policy": content_security_policy(body),
+        },
     )
 
 

@@ -13,6 +13,7 @@ from datetime import datetime
 from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from reelscope.analysis.cadence import WEEKDAYS
 from reelscope.kit.clock import as_utc, iso
@@ -72,6 +73,14 @@ def _bars(title: str, labels: Sequence[str], values: Sequence[float]) -> Model |
     return chart
 
 
+def _post_link(url: str, title: str) -> str:
+    """A post's title linking to its URL; only an http(s) URL is a link. URLs come from collected data, and
+    a ``javascript:`` one in an ``href`` would run in the dashboard's page when clicked (issue 31)."""
+    if urlsplit(url.strip()).scheme.lower() not in ("http", "https"):
+        return html.escape(title)
+    return f'<a href="{html.escape(url)}" rel="noreferrer">{html.escape(title)}</a>'
+
+
 def render(
     *,
     item: dict[str, Any],
@@ -111,10 +120,8 @@ def render(
     script, divs = components(charts) if charts else ("", {})
     name = html.escape(item.get("handle") or item.get("title") or item["id"])
     rows = "".join(
-        '<tr><td><a href="{url}" rel="noreferrer">{title}</a></td><td>{views:,}</td>'
-        "<td>{ratio:.1f}×</td><td>{date}</td></tr>".format(
-            url=html.escape(o["url"]),
-            title=html.escape((o.get("title") or o["url"])[:90]),
+        "<tr><td>{post}</td><td>{views:,}</td><td>{ratio:.1f}×</td><td>{date}</td></tr>".format(
+            post=_post_link(o["url"], (o.get("title") or o["url"])[:90]),
             views=o["views"],
             ratio=o["outlier_ratio"] or 0,
             date=html.escape(o["publish_date"]),

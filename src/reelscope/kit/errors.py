@@ -29,6 +29,13 @@ class ApiError(Exception):
         return error_body(self.status, self.code, self.message, self.extra)
 
 
+def writable(text: str) -> str:
+    """``text`` as UTF-8 can carry it: a lone surrogate written as its escape (``\\ud800``). A message
+    may quote what a client sent, and an error that cannot be rendered was a 500 and a reset connection
+    (issue 31; JSON bodies with one are refused, kit/json_body.py)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def error_body(
     status: int, code: str, message: str | list[str], extra: dict[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -37,7 +44,7 @@ def error_body(
         "statusCode": status,
         "code": code,
         "error": HTTPStatus(status).phrase,
-        "message": message,
+        "message": writable(message) if isinstance(message, str) else [writable(m) for m in message],
     }
     if extra:
         body.update(extra)

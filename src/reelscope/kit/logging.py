@@ -10,6 +10,8 @@ from typing import Any, TextIO
 
 import structlog
 
+from reelscope.kit.errors import writable
+
 # httpx logs every request's full URL at INFO ("HTTP Request: GET https://…?key=… 200"), and a source's key
 # may travel in the query string (YouTube's ``key=``, connectors reference §1.1): its value is blanked
 # before any handler sees the record, whatever the levels (issue 26 item 7)
@@ -90,11 +92,18 @@ def configure_logging(level: str = "info", *, json: bool = False, file: Path | N
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             structlog.processors.format_exc_info,
             renderer,
+            _writable_line,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
         logger_factory=logger_factory,
         cache_logger_on_first_use=True,
     )
+
+
+def _writable_line(_logger: Any, _method: str, line: Any) -> Any:
+    """The rendered line as UTF-8 can carry it: a value quoting a lone surrogate must not make the
+    write fail, and with it the request being logged (issue 31; kit/errors.py ``writable``)."""
+    return writable(line) if isinstance(line, str) else line
 
 
 def get_logger(name: str) -> structlog.stdlib.BoundLogger:

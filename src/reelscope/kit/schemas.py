@@ -20,6 +20,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from reelscope.kit import dates
+
 
 class Schema(BaseModel):
     """Response models read straight from ORM rows; field names are the spec's snake_case (§1)."""
@@ -130,7 +132,8 @@ def _digits_only(model: type[BaseModel], value: Any, info: ValidationInfo) -> An
 
 # Dates in the spec's formats only (§4.2 YYYY-MM-DD; §4.3 ISO 8601), not whatever ``fromisoformat``
 # takes (any separator, week dates, "20260101"). A malformed date is 400 invalid_date_range (§7): the
-# error type below is turned into that code by the app's handler (main.py, kit/validation.py).
+# error type below is turned into that code by the app's handler (main.py, kit/validation.py). A date
+# beyond the calendar the API reads (kit/dates.py) is refused the same way.
 DATE_FORMAT = "[0-9]{4}-[0-9]{2}-[0-9]{2}"
 _ISO_DATE = re.compile(DATE_FORMAT)
 _ISO_MOMENT = re.compile(
@@ -143,7 +146,9 @@ def _iso_date(value: str) -> str:
     if not _ISO_DATE.fullmatch(value):
         raise PydanticCustomError(DATE_ERROR, "must be a date in YYYY-MM-DD format")
     try:
-        date.fromisoformat(value)
+        dates.in_range(date.fromisoformat(value))
+    except dates.OutOfRange:
+        raise PydanticCustomError(DATE_ERROR, dates.RANGE_MESSAGE) from None
     except ValueError:
         raise PydanticCustomError(DATE_ERROR, "is not a real date: {value}", {"value": value}) from None
     return value
@@ -156,7 +161,12 @@ def _iso_moment(value: str) -> str:
             "must be an ISO 8601 date (YYYY-MM-DD) or timestamp (YYYY-MM-DDTHH:MM:SS, optional Z or ±HH:MM)",
         )
     try:
-        datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+        if len(value) == len("YYYY-MM-DD"):
+            dates.in_range(date.fromisoformat(value))
+        else:
+            dates.as_utc(datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00")))
+    except dates.OutOfRange:
+        raise PydanticCustomError(DATE_ERROR, dates.RANGE_MESSAGE) from None
     except ValueError:
         raise PydanticCustomError(
             DATE_ERROR, "is not a real date or time: {value}", {"value": value}

@@ -100,7 +100,9 @@ def _windows_of(key_id: str, endpoint: str, caps: tuple[int | None, ...], second
     for (name, length), cap in zip(WINDOW_SECONDS, caps, strict=True):
         if cap is not None:
             start = second - second % length
-            windows.append(WindowSpec(f"{key_id}:{endpoint}:{name}:{start}", cap, float(start + length)))
+            # {key_id} is a Redis Cluster hash tag: the windows one script counts together must live
+            # in one slot, or the cluster refuses the script (CROSSSLOT; issue 31)
+            windows.append(WindowSpec(f"{{{key_id}}}:{endpoint}:{name}:{start}", cap, float(start + length)))
     if not windows:
         raise ValueError("a feature group must cap at least one window")
     return windows

@@ -10,7 +10,7 @@ from pydantic import BeforeValidator, Field, PrivateAttr, field_validator, model
 
 from reelscope.kit.pagination import MAX_PAGE, PageQuery
 from reelscope.kit.platforms import Platform
-from reelscope.kit.schemas import QueryModel, RequestBody, Schema
+from reelscope.kit.schemas import IsoDate, QueryModel, RequestBody, Schema
 from reelscope.kit.video_links import (
     PROFILE_URL_FORMS,
     VIDEO_URL_FORMS,
@@ -164,8 +164,8 @@ class TrackingListQuery(PageQuery):
 
 
 class SnapshotsQuery(QueryModel):
-    start_date: str | None = Field(default=None, description="YYYY-MM-DD, inclusive (UTC)")
-    end_date: str | None = Field(default=None, description="YYYY-MM-DD, inclusive (UTC)")
+    start_date: IsoDate | None = Field(default=None, description="YYYY-MM-DD, inclusive (UTC)")
+    end_date: IsoDate | None = Field(default=None, description="YYYY-MM-DD, inclusive (UTC)")
     limit: int = Field(default=30, ge=1, le=365, description="1 to 365, default 30; above 365 is a 400")
 
 

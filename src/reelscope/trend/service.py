@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.analysis import momentum as momentum_analysis
 from reelscope.analysis.trends import DetectedTrend, Promotion, match_known
+from reelscope.kit import dates
 from reelscope.kit.caches import ReadCaches
 from reelscope.kit.clock import iso
 from reelscope.kit.errors import InvalidDateRange, UnknownRegion
@@ -142,21 +143,17 @@ async def _render_groups(
 
 
 def _moment(value: str | None, name: str, region: TrendRegion, *, end: bool) -> datetime | None:
-    """ISO 8601 to UTC. A bare date is a day of the region's own calendar, both ends included (§2.5
-    ``local_date``): a start is that day's first instant, an end its last."""
+    """ISO 8601 to UTC (checked by ``TrendQuery``, kit/schemas.py ``IsoMoment``). A bare date is a day of
+    the region's own calendar, both ends included (§2.5 ``local_date``): a start is that day's first
+    instant, an end its last."""
     if value is None:
         return None
     text = value.strip()
     try:
-        if len(text) == 10:
-            day = date.fromisoformat(text)
-            local = datetime.combine(
-                day + timedelta(days=1) if end else day, time.min, ZoneInfo(region.timezone)
-            )
-            return (local - timedelta(microseconds=1) if end else local).astimezone(UTC)
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
-        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-    except (ValueError, OverflowError):  # not a date, or beyond the calendar once moved to UTC
+        if len(text) == len("YYYY-MM-DD"):
+            return dates.day_edge(date.fromisoformat(text), ZoneInfo(region.timezone), end=end)
+        return dates.as_utc(datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00")))
+    except ValueError:  # not a date, or beyond the calendar the API reads (OutOfRange)
         raise InvalidDateRange(f"{name} must be an ISO 8601 date or timestamp") from None
 
 

@@ -186,9 +186,11 @@ def url_problems(url: str) -> list[str]:
     if not host.isascii():
         problems.append("url host must be ASCII; use the punycode (xn--) form of the name")
     try:
-        parts.port  # noqa: B018 - raises on a bad port
+        port = parts.port  # raises on a port that is not a number up to 65535
     except ValueError:
-        problems.append("url port is invalid")
+        port = 0
+    if port == 0:  # no host listens on port 0 (and ``host_and_port`` would have read it as 443)
+        problems.append("url port must be a number from 1 to 65535")
     reason = blocked_name_reason(host)
     if reason:
         problems.append(f"url {reason}")
