@@ -7,6 +7,7 @@ later is checked here without a line of this file changing.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import AsyncIterator, Iterator
 from html.parser import HTMLParser
@@ -70,12 +71,19 @@ async def http(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
         yield client
 
 
+# the served document of each form of the app, fetched once per worker: building it is most of a test's
+# time, and the app it describes is the same in every test (a fresh app per test would serve it alike)
+_SERVED: dict[str, Document] = {}
+
+
 @pytest.fixture
-async def document(http: httpx.AsyncClient) -> Document:
-    response = await http.get("/openapi.json")
-    assert response.status_code == 200
-    served: Document = response.json()
-    return served
+async def document(http: httpx.AsyncClient, request: pytest.FixtureRequest) -> Document:
+    form = request.node.callspec.params["app"]
+    if form not in _SERVED:
+        response = await http.get("/openapi.json")
+        assert response.status_code == 200
+        _SERVED[form] = response.json()
+    return copy.deepcopy(_SERVED[form])
 
 
 def v1_routes(app: FastAPI) -> list[APIRoute]:

@@ -187,7 +187,94 @@ def build_document(app: FastAPI) -> dict[str, Any]:
     return to_openapi_30(document)
 
 
+def _add_dry_run_answer(responses: dict[str, Any]) -> None:
+    """A paid operation's 200 may be a dry run's quote (``?dry_run=true``, ADR 0047): declared as the
+    alternative of its answer, so a client generated from the document reads both."""
+    quote = {"$ref": _SCHEMAS + "DryRunAnswer"}
+    ok = responses.get("200")
+    if ok is None:  # an operation that answers 202 (a job started) still answers a dry run with 200
+        responses["200"] = {
+            "description": "A dry run's quote (`?dry_run=true`)",
+            "content": {"application/json": {"schema": quote}},
+        }
+        return
+    content = ok.setdefault("content", {}).setdefault("application/json", {})
+    answer = content.get("schema")
+    content["schema"] = quote if answer is None else {"anyOf": [answer, quote]}
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+_INTEGER, _NUMBER, _STRING = {"type": "integer"}, {"type": "number"}, {"type": "string"}
+_DRY_RUN_QUOTE: dict[str, Any] = {
+    "type": "object",
+    "description": "What the request would cost and whether it would be allowed now; nothing charged "
+    "or done (contract/dry_run.py, ADR 0047).",
+    "required": [
+        "dry_run",
+        "operation",
+        "price_credits",
+        "price_usd",
+        "balance_credits",
+        "balance_usd",
+        "balance_after_credits",
+        "balance_after_usd",
+        "allowed",
+        "refusals",
+        "rate_limit",
+        "key_daily_cap",
+    ],
+    "properties": {
+        "dry_run": {"type": "boolean", "enum": [True]},
+        "operation": _STRING,
+        "price_credits": _INTEGER,
+        "price_usd": _NUMBER,
+        "balance_credits": _INTEGER,
+        "balance_usd": _NUMBER,
+        "balance_after_credits": _nullable(_INTEGER),
+        "balance_after_usd": _nullable(_NUMBER),
+        "allowed": {"type": "boolean"},
+        "refusals": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["status", "code", "message"],
+                "properties": {"status": _INTEGER, "code": _STRING, "message": _STRING},
+            },
+        },
+        "rate_limit": {
+            "type": "object",
+            "required": ["feature", "limit", "remaining", "reset_at"],
+            "properties": {
+                "feature": _STRING,
+                "limit": _INTEGER,
+                "remaining": _INTEGER,
+                "reset_at": _INTEGER,
+            },
+        },
+        "key_daily_cap": _nullable(
+            {
+                "type": "object",
+                "required": ["cap_credits", "spent_today_credits", "left_today_credits"],
+                "properties": {
+                    "cap_credits": _INTEGER,
+                    "spent_today_credits": _INTEGER,
+                    "left_today_credits": _INTEGER,
+                },
+            }
+        ),
+    },
+}
+
+
 def _add_error_schemas(schemas: dict[str, Any]) -> None:
+    schemas["DryRunAnswer"] = {
+        "type": "object",
+        "required": ["data"],
+        "properties": {"data": _DRY_RUN_QUOTE},
+    }
     if "ErrorBody" not in schemas:
         schemas["ErrorBody"] = ErrorBody.model_json_schema(ref_template=_SCHEMAS + "{model}")
     for name, extra in _ERROR_EXTRAS.items():
@@ -326,6 +413,8 @@ def _describe_contract(operation: dict[str, Any], route: APIRoute, method: str) 
     responses: dict[str, Any] = operation.setdefault("responses", {})
     for error_status in statuses:
         responses.setdefault(str(error_status), _error_response(error_status))
+    if can_charge(price):
+        _add_dry_run_answer(responses)
     responses = operation["responses"] = dict(sorted(responses.items()))
     for status, schema in _ERROR_SCHEMA_OF_STATUS.items():
         if status in responses:
