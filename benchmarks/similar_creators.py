@@ -5,7 +5,7 @@ TikTok videos of 30 days for the topics two agents would collect (keywords spann
 group them by creator as the agent's creators, and for every creator with at least two videos ask for
 its similar creators: precision@5 is the share of the five best that share its niche; chance is the
 share of other creators in its niche. Reported for the full score and for each signal alone (text,
-sounds, tier), so the weights can be judged.
+sounds, tier), so the weights can be judged, and the mean length of an answer (``mean_rows``).
 
 Run: .venv/bin/python benchmarks/similar_creators.py. Writes benchmarks/results/similar_creators.json.
 """
@@ -107,12 +107,17 @@ def evaluate(creators: list[similar.CreatorPosts], niche: dict[str, str]) -> dic
     )
     for name, (text, sound, tier) in SIGNALS.items():
         similar.TEXT_WEIGHT, similar.SOUND_WEIGHT, similar.TIER_WEIGHT = text, sound, tier
-        hits = shown = 0
+        hits = shown = rows = 0
         for c in asked:
-            top = similar.similar(c.creator_id, creators)[:5]
+            found = similar.similar(c.creator_id, creators)
+            top = found[:5]
             hits += sum(niche[f["creator_id"]] == niche[c.creator_id] for f in top)
             shown += len(top)
+            rows += len(found)
         result[name] = round(hits / shown, 4) if shown else None
+        if name == "score":
+            # how long the answer is (at most similar.MAX_SIMILAR): issue 31, no padding on tier alone
+            result["mean_rows"] = round(rows / len(asked), 2)
     similar.TEXT_WEIGHT, similar.SOUND_WEIGHT, similar.TIER_WEIGHT = SIGNALS["score"]
     return result
 

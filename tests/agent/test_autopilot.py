@@ -4,20 +4,57 @@ proposes, the deprecated proposal endpoints with their `Deprecation` header, and
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import func, select
 
-from reelscope.kit.clock import ManualClock
+from reelscope.catalog import service as catalog_service
+from reelscope.collectors.base import VideoRecord
+from reelscope.kit.clock import ManualClock, iso
+from reelscope.models import AgentVideo
+from reelscope.runtime import Runtime
 from reelscope.worker.context import TaskContext
 from reelscope.worker.dispatcher import dispatch_once
 from tests.agent.conftest import CreateAgent, Get
+from tests.catalog_builders import ingest, video
 from tests.conftest import MakeTeam, TeamKey
 
 RECURRING = {"keywords": ["sourdough"], "platforms": ["tiktok"], "is_recurring": True}
 # a keyword the sandbox has next to nothing for: a thin run
 THIN = {"keywords": ["zzqxthinloaf"], "platforms": ["tiktok"], "is_recurring": True}
+
+
+async def link(runtime: Runtime, agent: dict[str, Any], records: list[VideoRecord]) -> None:
+    """Videos in the catalog, linked to the agent as a run of it would link them."""
+    await ingest(runtime, *records)
+    async with runtime.db.transaction() as session:
+        for record in records:
+            session.add(
+                AgentVideo(
+                    agent_id=agent["id"],
+                    video_id=catalog_service.catalog_id("video", record.platform.value, record.external_id),
+                    platform=record.platform.value,
+                    published_at=record.published_at,
+                    views=record.views,
+                    run_id=agent["run_id"],
+                    keyword=THIN["keywords"][0],
+                    intelligence_status="disabled",
+                    linked_at=record.fetched_at,
+                )
+            )
+
+
+async def linked_within(runtime: Runtime, agent_id: str, end: datetime, days: int) -> int:
+    async with runtime.db.transaction(write=False) as session:
+        found = await session.scalar(
+            select(func.count())
+            .select_from(AgentVideo)
+            .where(AgentVideo.agent_id == agent_id, AgentVideo.published_at >= end - timedelta(days=days))
+        )
+    return int(found or 0)
 
 
 async def credits(client: httpx.AsyncClient, team: TeamKey) -> int:
@@ -68,10 +105,16 @@ class TestAutopilotOn:
         logged = {a["run_id"] for a in (await get(team, f"{path}/activity"))["activity"]}
         assert {r["id"] for r in runs} <= logged
 
-    async def test_a_thin_run_widens_the_collection_window(
-        self, create_agent: CreateAgent, get: Get, team: TeamKey
+    async def test_a_thin_run_widens_the_collection_window_and_the_next_run_is_analysed_over_it(
+        self,
+        create_agent: CreateAgent,
+        get: Get,
+        team: TeamKey,
+        runtime: Runtime,
+        clock: ManualClock,
+        task_context: TaskContext,
     ) -> None:
-        agent = await create_agent(team, keywords=["zzqxthinloaf"], platforms=["tiktok"], is_recurring=True)
+        agent = await create_agent(team, **THIN)
         path = f"/v1/agents/{agent['id']}"
         done = await get(team, path)
         assert done["time_range"] == "60d" and done["keywords"] == ["zzqxthinloaf"]
@@ -81,6 +124,24 @@ class TestAutopilotOn:
             if a["action"] == "collection_widened"
         ]
         assert widened["detail"]["time_range_from"] == "30d" and widened["detail"]["time_range_to"] == "60d"
+        # the run records the window it searched, before the autopilot widened the agent's
+        first = await get(team, f"{path}/runs/{agent['run_id']}")
+        assert first["metrics"]["time_range"] == "30d"
+
+        # issue 31 item 4: the next run's analysis read a fixed 30 days, not the 60 the run searched.
+        # Videos the agent linked, posted 45 days (within the next run's 60) and 75 days before it ends
+        end = clock.now() + timedelta(days=1)
+        await link(runtime, agent, [video(f"w45-{i}", end - timedelta(days=45)) for i in range(3)])
+        await link(runtime, agent, [video(f"w75-{i}", end - timedelta(days=75)) for i in range(3)])
+        clock.advance(timedelta(days=1))
+        assert (await dispatch_once(task_context)).fired == 1
+        run = (await get(team, f"{path}/runs"))["runs"][0]
+        assert run["metrics"]["time_range"] == "60d" and run["completed_at"] == iso(end)
+        latest = await get(team, f"{path}/analysis/latest")
+        assert latest["run_id"] == run["id"]
+        counts = {days: await linked_within(runtime, agent["id"], end, days) for days in (30, 60, 90)}
+        assert counts[30] < counts[60] < counts[90]  # each window tells a different count
+        assert latest["video_count"] == counts[60]
 
     async def test_a_one_shot_agent_is_left_alone(
         self, create_agent: CreateAgent, get: Get, team: TeamKey

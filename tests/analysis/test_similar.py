@@ -52,7 +52,7 @@ UNKNOWN = creator("unknown", None, doc("guitar riff", "guitar"))
 class TestSimilar:
     def test_ranked_by_score_with_what_is_shared(self) -> None:
         found = similar("baker", [BAKER, BAKER2, BAKER3, RUNNER, UNKNOWN])
-        assert [f["creator_id"] for f in found] == ["baker2", "baker3", "runner"]
+        assert [f["creator_id"] for f in found] == ["baker2", "baker3"]
         best = found[0]
         assert best["components"]["sounds"] == 1.0 and best["components"]["tier"] == 1.0
         assert best["shared"] == {
@@ -68,10 +68,24 @@ class TestSimilar:
         assert third["shared"]["hashtags"] == ["sourdough"]
         assert set(third["shared"]["words"]) == {"sourdough", "starter"}
         assert third["components"]["tier"] == 0.0  # micro against macro
-        # nothing in common but the next tier: ranked last, on tier alone
-        assert found[2]["components"] == {"text": 0.0, "sounds": 0.0, "tier": 0.5}
-        assert found[2]["score"] == TIER_WEIGHT * 0.5
         assert (best["handle"], best["tier"], best["video_count"]) == ("baker2_handle", "micro", 1)
+
+    def test_a_follower_tier_alone_makes_nobody_similar(self) -> None:
+        """Issue 31: the list was padded to 25 with creators sharing only a tier; fewer are returned."""
+        micro_runners = [creator(f"runner{i}", 1, doc(f"marathon pace {i}", "running")) for i in range(30)]
+        found = similar("baker", [BAKER, BAKER3, *micro_runners])
+        assert [f["creator_id"] for f in found] == ["baker3"]
+        # the tier still ranks those who post alike: same words, the same tier first
+        baker4 = creator("baker4", 1, *BAKER3.videos)  # baker3's post, in the baker's tier
+        ranked = similar("baker", [BAKER, BAKER3, baker4])
+        assert [f["creator_id"] for f in ranked] == ["baker4", "baker3"]
+        assert ranked[0]["components"]["tier"] == 1.0 and ranked[1]["components"]["tier"] == 0.0
+
+    def test_a_shared_sound_alone_is_enough(self) -> None:
+        dancer = creator("dancer", None, doc("new routine", "dance", "s1"))
+        (found,) = similar("baker", [BAKER, dancer, RUNNER])
+        assert found["creator_id"] == "dancer" and found["components"]["sounds"] == 1.0
+        assert found["score"] == pytest.approx(SOUND_WEIGHT)  # no words, no tier in common
 
     def test_unknown_followers_share_no_tier_and_a_lone_creator_has_no_match(self) -> None:
         assert similar("unknown", [UNKNOWN, RUNNER]) == []

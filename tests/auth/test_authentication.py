@@ -121,6 +121,46 @@ class TestPermissions:
         assert balance["credits_remaining"] == 1000
 
 
+RATE_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
+
+
+class TestRateLimitHeadersOnRefusals:
+    """Where §8.1's X-RateLimit-* headers apply: they report a key's counted request. A 401 is not
+    counted (§8.1) and has no key to count it for (a missing or unprefixed key meets the per-IP limiter
+    of §5.5, whose state the spec gives no headers), so it carries none. A 403 is a valid key's request,
+    counted (§8.1 exempts only 401 and most 402), so it carries them. (The one 403 outside /v1, an
+    expired dashboard link, is a signed link without a key: nothing to report.)"""
+
+    @pytest.mark.parametrize(
+        "authorization",
+        [None, "Bearer nope", "Bearer reelscope_tkn_" + "x" * 40, "Bearer reelscope_tkn_short"],
+        ids=["missing", "unprefixed", "unknown", "malformed"],
+    )
+    async def test_a_401_has_none(self, client: httpx.AsyncClient, authorization: str | None) -> None:
+        headers = {} if authorization is None else {"Authorization": authorization}
+        response = await client.get(BALANCE, headers=headers)
+        assert response.status_code == 401
+        assert not any(name in response.headers for name in RATE_HEADERS)
+
+    @pytest.mark.parametrize("params", [{}, {"dry_run": "true"}])
+    async def test_a_403_has_them(
+        self,
+        client: httpx.AsyncClient,
+        make_team: MakeTeam,
+        monkeypatch: pytest.MonkeyPatch,
+        params: dict[str, str],
+    ) -> None:
+        transport = client._transport
+        assert isinstance(transport, httpx.ASGITransport) and isinstance(transport.app, FastAPI)
+        mount_probe(transport.app, monkeypatch)
+        reader = await make_team(scope="read")
+        response = await client.post("/v1/probe", params=params, json={"name": "x"}, headers=reader.headers)
+        assert_error(response, 403, "forbidden")
+        assert all(name in response.headers for name in RATE_HEADERS)
+        limit, remaining = (int(response.headers[name]) for name in RATE_HEADERS[:2])
+        assert remaining == limit - 1  # counted
+
+
 class TestPerIpLimiter:
     """§5.5: without a usable key, about 20 quick tries, then about one per second."""
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import httpx
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
+from reelscope.auth import service as auth_service
 from reelscope.billing import service as billing_service
 from reelscope.kit.clock import ManualClock
 from reelscope.models import LedgerEntry
@@ -121,6 +123,68 @@ class TestInsufficientCredits:
         # the three 402s gave their count back: this is the first counted request on the path today
         assert paid.headers["X-RateLimit-Limit"] == "10000"
         assert paid.headers["X-RateLimit-Remaining"] == "9999"
+
+
+class TestBadInputBeforeItsPrice:
+    """§7, §8.1: bad input is a 400 whatever the balance, free and counted; only valid input meets a 402.
+    The contract validates, without work, only a request its price may refuse (contract/route.py)."""
+
+    @pytest.mark.parametrize(
+        ("method", "path", "bad", "good"),
+        [
+            ("GET", "/v1/probe", {"params": {"limit": "0"}}, {}),  # a read
+            ("GET", "/v1/tiktok/videos/digest", {"params": {"limit": "0"}}, {}),  # a precomputed read
+            ("POST", "/v1/probe", {"json": {"name": ""}}, {"json": {"name": "kept"}}),  # a write
+            ("POST", "/v1/probe", {"content": b"{"}, {"json": {"name": "kept"}}),
+        ],
+    )
+    async def test_a_low_balance_gets_a_400_for_bad_input_and_a_402_for_good(
+        self,
+        client: httpx.AsyncClient,
+        runtime: Runtime,
+        make_team: MakeTeam,
+        method: str,
+        path: str,
+        bad: dict[str, Any],
+        good: dict[str, Any],
+    ) -> None:
+        poor = await make_team(3)
+        refused = await client.request(method, path, headers=poor.headers, **bad)
+        assert_error(refused, 400, "validation_error")
+        assert refused.headers["X-Credits-Used"] == "0"
+        short = await client.request(method, path, headers=poor.headers, **good)
+        assert_error(short, 402, "insufficient_credits")
+        # the 400 was counted and the 402 was not (§8.1): both report one request used
+        remaining = refused.headers["X-RateLimit-Remaining"]
+        assert int(refused.headers["X-RateLimit-Limit"]) - int(remaining) == 1
+        assert short.headers["X-RateLimit-Remaining"] == remaining
+        assert await ledger_rows(runtime, poor.team_id, "adjustment") == 0
+        assert await balance(client, poor) == 3
+
+    async def test_a_key_over_its_daily_cap_gets_a_400_for_bad_input(
+        self, client: httpx.AsyncClient, runtime: Runtime, team: TeamKey
+    ) -> None:
+        async with runtime.db.transaction() as session:
+            await auth_service.set_daily_cap(session, team.key_id, 0)
+        bad = await client.get("/v1/probe", params={"limit": "0"}, headers=team.headers)
+        assert_error(bad, 400, "validation_error")
+        assert_error(await client.get("/v1/probe", headers=team.headers), 402, "daily_cap_reached")
+
+    @pytest.mark.parametrize(("method", "body"), [("GET", None), ("POST", {"name": "kept"})])
+    async def test_a_low_balance_an_auto_top_up_covers_is_validated_then_served(
+        self,
+        client: httpx.AsyncClient,
+        runtime: Runtime,
+        make_team: MakeTeam,
+        method: str,
+        body: dict[str, str] | None,
+    ) -> None:
+        poor = await make_team(3)
+        async with runtime.db.transaction() as session:
+            await billing_service.configure_auto_top_up(session, poor.team_id, below=50, amount=500)
+        response = await client.request(method, "/v1/probe", json=body, headers=poor.headers)
+        assert 200 <= response.status_code < 300, response.text
+        assert int(response.headers["X-Credits-Used"]) > 0
 
 
 class TestBalanceReadBeforeTheWriteLock:

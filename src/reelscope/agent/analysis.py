@@ -2,7 +2,8 @@
 ``analysis.report`` (ARCHITECTURE §8: analysis is pure; the service's own cost is 0).
 
 A run's videos are those the agent had linked by the run's end and that were posted in the run's
-window (the 30 days it searched). The agent's baseline is every video it had linked by then. The run's
+window (the days it searched: §4.4 time_range, 30 days unless the autopilot widened it; the run records
+it). The agent's baseline is every video it had linked by then. The run's
 themes are stored as one trend batch (``agent_trends``, batch end = the run's completion), each row with
 the ids of the theme's videos (``member_ids``, not served); a theme keeps the ``stable_key``
 of the earlier theme whose videos, else whose top terms, it shares, and its status compares its video
@@ -26,7 +27,7 @@ from reelscope.kit.ids import new_id
 from reelscope.kit.pagination import Page, PageQuery, Pagination
 from reelscope.models import Agent, AgentRun, AgentTrend
 
-# §4.4 time_range "30d": the window a run searched
+# §4.4 time_range "30d": the window a run searched, unless it recorded another (``window_of``)
 WINDOW = timedelta(days=30)
 
 
@@ -53,7 +54,8 @@ async def analyse_run(
     no videos to analyse (§6.3: null when the report "found no new videos")."""
     end = run.completed_at or now
     docs = [doc_of(row) for row in await repository.analysis_docs(session, agent.id, end)]
-    window = [d for d in docs if end - WINDOW <= d.published_at <= end]
+    searched = window_of(run)
+    window = [d for d in docs if end - searched <= d.published_at <= end]
     if not window:
         return None
     baseline = reports.baseline_of(docs)
@@ -95,6 +97,14 @@ async def analyse_run(
     run.analysis = analysis
     agent.analysis_data = built.analysis_data
     return analysis
+
+
+def window_of(run: AgentRun) -> timedelta:
+    """The window the run searched, as its metrics record it (agent/run/service.py): the agent's
+    ``time_range`` when the run began, not as the autopilot left it after the run; 30 days for a run
+    recorded without it."""
+    time_range = (run.metrics or {}).get("time_range")
+    return WINDOW if not isinstance(time_range, str) else timedelta(days=int(time_range.rstrip("d")))
 
 
 def trend_object(row: AgentTrend) -> dict[str, Any]:

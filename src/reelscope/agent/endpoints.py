@@ -208,8 +208,9 @@ async def get_agent_similar_creators(
 ) -> Envelope[SimilarCreators]:
     """Similar creators (beta): the agent's creators ranked by likeness to `creator_id` (the id of the
     creator lists and the videos' `author_id`): text similarity of their captions and hashtags, shared
-    sounds and audience-size tier, with the score and what they share; not paged. A creator none of
-    the agent's videos has is 404."""
+    sounds and audience-size tier, with the score and what they share; not paged. At most 25, and only
+    creators who post a word, hashtag or sound in common: a shared tier alone lists nobody. A creator
+    none of the agent's videos has is 404."""
     agent = await agent_service.get_owned(session, principal.team_id, agent_id)
     return Envelope(data=await agent_affinity.similar_creators(session, agent, creator_id))
 

@@ -7,8 +7,12 @@ use, and their audience-size tier (nano, micro, mid, macro). Similarity to the g
     score = TEXT_WEIGHT × cosine(bags) + SOUND_WEIGHT × jaccard(sounds) + TIER_WEIGHT × tier closeness
 
 where tier closeness is 1 for the same tier, 0.5 for the next one and 0 otherwise or when a follower
-count is unknown. Every candidate with a score above zero is ranked, best first (ties on the creator
-id), with what it shares with the given creator: hashtags, sounds, strongest common words.
+count is unknown. A candidate is similar only when it posts something the given creator posts (a word,
+a hashtag or a sound): an audience of the same size alone makes nobody similar, it only ranks those who
+are. They are ranked best first (ties on the creator id), at most ``MAX_SIMILAR``, with what they share
+with the given creator: hashtags, sounds, strongest common words. Fewer are returned when fewer are
+similar: the spec gives the list no length (§4.4, beta; not paged, §8.3), and rows padded on tier alone
+(issue 31) would be creators of anything.
 """
 
 from __future__ import annotations
@@ -80,6 +84,8 @@ def similar(target_id: str, creators: Sequence[CreatorPosts]) -> list[dict[str, 
         sound_share = len(target_sounds & sounds) / len(union) if union else 0.0
         text = float(cosine[i])
         tier = _tier_closeness(target, other)
+        if text <= 0 and sound_share <= 0:
+            continue  # nothing posted in common
         score = TEXT_WEIGHT * text + SOUND_WEIGHT * sound_share + TIER_WEIGHT * tier
         if score > 0:
             scored.append((-score, other.creator_id, i, text, sound_share, tier, target_sounds & sounds))

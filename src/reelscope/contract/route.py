@@ -1,7 +1,8 @@
 """The request contract every /v1 route passes (ARCHITECTURE §3; spec §5, §7, §8; ADR 0019).
 
 ``ContractRoute`` wraps each /v1 endpoint: authenticate → rate limit → quote the price and refuse with
-402 before any work → run the endpoint → debit only after a 2xx. One rule decides how:
+402 before any work (bad input first: a request so refused is validated, as a dry run is, and gets its
+400 whatever the balance) → run the endpoint → debit only after a 2xx. One rule decides how:
 
 * a **safe** request (GET, HEAD) reads: its endpoint gets a read session, which refuses statements
   that write (kit/db.py), and after a 2xx its debit is group-committed with the debits of concurrent
@@ -184,13 +185,17 @@ class ContractRoute(APIRoute):
             if principal.scope == "read" and writes:
                 raise Forbidden("This API key is read-only")
             cap = runtime.settings.team_max_in_flight
+            # beyond the spec: a key's daily spending cap refuses before any work, as a balance too low
+            # does; the debit's conditional update still decides (billing/service.py, ADR 0047)
+            over_cap = None if caller.daily_cap is None else caller.daily_cap.refusal(call.quoted, now)
+            if over_cap is not None or caller.balance < call.quoted:
+                # §7, §8.1: bad input is a 400 whatever the balance, and counted (a 402 is not); so a
+                # request its price may refuse is validated first, without work, as a dry run is. One
+                # the balance covers (every fast path) is validated once, by its endpoint
+                await dry_run.validate(request, call, inner, check)
             try:
-                # beyond the spec: a key's daily spending cap refuses before any work, as a balance too
-                # low does; the debit's conditional update still decides (billing/service.py, ADR 0047)
-                if caller.daily_cap is not None:
-                    refusal = caller.daily_cap.refusal(call.quoted, now)
-                    if refusal is not None:
-                        raise refusal
+                if over_cap is not None:
+                    raise over_cap
                 # beyond the spec, for operators hosting many teams: at most ``cap`` requests of a team
                 # in flight at once, the next one refused at once (429, Retry-After: 1)
                 async with (

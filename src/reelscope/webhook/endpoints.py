@@ -10,7 +10,7 @@ from uuid import UUID
 
 from fastapi import Body, Depends, Query, Request, Response
 
-from reelscope.contract import ClockDep, PrincipalDep, SessionDep, runtime_of, small_read, v1_router
+from reelscope.contract import CallDep, ClockDep, PrincipalDep, SessionDep, runtime_of, small_read, v1_router
 from reelscope.kit.schemas import errors
 from reelscope.webhook import service as webhook_service
 from reelscope.webhook.network import AddressGuard, guard_from_settings
@@ -38,11 +38,18 @@ GuardDep = Annotated[AddressGuard, Depends(get_address_guard)]
 
 @router.post("", status_code=201, responses=errors(400, 409))
 async def create_webhook(
-    body: WebhookCreate, session: SessionDep, principal: PrincipalDep, clock: ClockDep, guard: GuardDep
+    body: WebhookCreate,
+    session: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    guard: GuardDep,
+    call: CallDep,
 ) -> WebhookEndpointOut:
     """Create a webhook endpoint (free). At most 5 switched on per team; the body returned carries the
     signing secret for the Standard Webhooks `webhook-signature` header."""
-    endpoint = await webhook_service.create_endpoint(session, guard, principal, body, clock.now())
+    endpoint = await webhook_service.create_endpoint(
+        session, guard, principal, body, clock.now(), outside=call.outside_transaction
+    )
     return webhook_service.render_endpoint(endpoint)
 
 
@@ -70,10 +77,17 @@ async def update_webhook(
     principal: PrincipalDep,
     clock: ClockDep,
     guard: GuardDep,
+    call: CallDep,
 ) -> WebhookEndpointOut:
     """Change any create field (free); `is_active: false` switches it off and frees a slot."""
     endpoint = await webhook_service.update_endpoint(
-        session, guard, principal.team_id, str(webhook_id), body, clock.now()
+        session,
+        guard,
+        principal.team_id,
+        str(webhook_id),
+        body,
+        clock.now(),
+        outside=call.outside_transaction,
     )
     return webhook_service.render_endpoint(endpoint)
 

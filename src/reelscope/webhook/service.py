@@ -6,6 +6,8 @@ import base64
 import binascii
 import struct
 import uuid
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager, nullcontext
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -31,16 +33,25 @@ from reelscope.webhook.transport import new_secret
 from reelscope.worker.queue import enqueue
 
 MAX_SWITCHED_ON = 5  # §4.6, §8.3: active and disabled_by_system ones count
+# where a creation or a change resolves its URL's host: outside the request's write transaction
+# (contract/calls.py), so that a slow resolver holds no other writer (on SQLite, the one write lock)
+Outside = Callable[[], AbstractAsyncContextManager[object]]
 
 
 # ---- endpoints -------------------------------------------------------------------------------
 
 
 async def create_endpoint(
-    session: AsyncSession, guard: AddressGuard, principal: Principal, body: WebhookCreate, now: datetime
+    session: AsyncSession,
+    guard: AddressGuard,
+    principal: Principal,
+    body: WebhookCreate,
+    now: datetime,
+    *,
+    outside: Outside = nullcontext,
 ) -> WebhookEndpoint:
     ensure_known_events(body.enabled_events)
-    await ensure_reachable(guard, body.url)
+    await ensure_reachable(guard, body.url, outside)
     if body.is_active:
         await ensure_free_slot(session, principal.team_id)
     endpoint = WebhookEndpoint(
@@ -81,13 +92,18 @@ async def update_endpoint(
     endpoint_id: str,
     body: WebhookUpdate,
     now: datetime,
+    *,
+    outside: Outside = nullcontext,
 ) -> WebhookEndpoint:
+    # the host is resolved before the first statement: once the session has sent one, the request holds
+    # the write lock and keeps it (contract/calls.py)
+    if body.url is not None:
+        await ensure_reachable(guard, body.url, outside)
     endpoint = await changeable_endpoint(session, team_id, endpoint_id)
     if body.enabled_events is not None:
         ensure_known_events(body.enabled_events)
         endpoint.enabled_events = body.enabled_events
     if body.url is not None:
-        await ensure_reachable(guard, body.url)
         endpoint.url = body.url
     if body.headers is not None:
         endpoint.headers = body.headers
@@ -169,11 +185,13 @@ def ensure_known_events(names: list[str]) -> None:
         )
 
 
-async def ensure_reachable(guard: AddressGuard, url: str) -> None:
-    """§4.6: public hosts only, also when a name resolves to a private address."""
+async def ensure_reachable(guard: AddressGuard, url: str, outside: Outside = nullcontext) -> None:
+    """§4.6: public hosts only, also when a name resolves to a private address. The resolver (up to
+    ``RESOLVE_TIMEOUT_SECONDS``) is waited on ``outside`` the request's write transaction."""
     host, port = host_and_port(url)
     try:
-        await guard.resolve(host, port)
+        async with outside():
+            await guard.resolve(host, port)
     except BlockedAddress as exc:
         raise ValidationFailed([f"url: {exc}"]) from exc
 

@@ -86,7 +86,9 @@ async def execute(ctx: TaskContext, run_id: str, sources: Sources) -> dict[str, 
     posts = await collect.creator_posts(sources, collect.outlier_candidates(videos))
     found_outliers = collect.creator_outliers(videos, posts)
     async with ctx.db.transaction() as session:
-        outcome = await _store(ctx, session, run_id, results, filtered, posts, found_outliers, started)
+        outcome = await _store(
+            ctx, session, run_id, settings.window, results, filtered, posts, found_outliers, started
+        )
         await ctx.complete(session, outcome)
     log.info("agent.run.collected", run_id=run_id, **{k: v for k, v in outcome.items() if isinstance(v, int)})
     return outcome
@@ -176,6 +178,7 @@ async def _store(
     ctx: TaskContext,
     session: AsyncSession,
     run_id: str,
+    window: timedelta,
     results: Sequence[collect.TargetResult],
     filtered: collect.Filtered,
     posts: dict[tuple[Platform, str], list[VideoRecord]],
@@ -283,6 +286,9 @@ async def _store(
         "ads_found": len(ads) if agent.meta_ads_enabled else 0,
         "targets_failed": len(failed_targets),
         "targets_total": len(results),
+        # the window it searched (§4.4 time_range), which its analysis reads: the autopilot may have
+        # widened the agent's for the next run above (ADR 0032)
+        "time_range": f"{window.days}d",
     }
     # the run-level secondary job (§2.6): the AI analysis; the success webhook fires when it ends
     await jobs_service.create(
