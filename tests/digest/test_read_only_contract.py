@@ -93,14 +93,19 @@ class TestReadOnlyContract:
         self, client: httpx.AsyncClient, runtime: Runtime, make_team: MakeTeam
     ) -> None:
         # the balance is read afresh with the caller (kit/fast_reads.py): the next request is refused
-        # before its handler runs, so even bad input is a 402, and the count is given back (§8.1)
+        # before its handler runs and the count is given back (§8.1); bad input is still its 400,
+        # free and counted, whatever the balance (§7; issue 31)
         team = await make_team(credits=25)
         served = await client.get(DIGEST, headers=team.headers)
         assert served.status_code == 200 and served.headers["X-Credits-Remaining"] == "0"
-        refused = await client.get(DIGEST, params={"limit": "abc"}, headers=team.headers)
+        bad = await client.get(DIGEST, params={"limit": "abc"}, headers=team.headers)
+        assert_error(bad, 400, "validation_error")
+        counted = int(served.headers["X-RateLimit-Remaining"]) - 1
+        assert bad.headers["X-RateLimit-Remaining"] == str(counted)
+        refused = await client.get(DIGEST, params={"limit": "5"}, headers=team.headers)
         body = assert_error(refused, 402, "insufficient_credits")
         assert body["remaining_credits"] == 0
-        assert refused.headers["X-RateLimit-Remaining"] == served.headers["X-RateLimit-Remaining"]
+        assert refused.headers["X-RateLimit-Remaining"] == str(counted)
         assert (await balance_and_ledger(runtime, team.team_id))[0] == 0
 
     async def test_a_due_auto_top_up_pays_for_the_read(
