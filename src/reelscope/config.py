@@ -132,6 +132,13 @@ class Settings(BaseSettings):
     job_stale_after_seconds: float = Field(default=120, gt=0)
     extra_task_modules: str = ""
 
+    # retention (retention/): the periodic purge removes webhook deliveries (with their attempts), outbox
+    # events and finished jobs older than these many days; never an event not yet fanned out, a delivery
+    # still pending or a job still to run (issue 31)
+    retain_deliveries_days: int = Field(default=30, ge=1)
+    retain_events_days: int = Field(default=90, ge=1)
+    retain_jobs_days: int = Field(default=14, ge=1)
+
     @field_validator(
         "youtube_base_url",
         "news_rss_base_url",

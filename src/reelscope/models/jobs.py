@@ -24,6 +24,8 @@ class Job(Base):
         Index("ix_jobs_resource", "resource_type", "resource_id"),
         Index("ix_jobs_status_next_attempt", "status", "next_attempt_at"),
         Index("ix_jobs_status_locked_until", "status", "locked_until"),
+        # the retention purge's scan for jobs finished long ago (retention.repository)
+        Index("ix_jobs_finished_at", "finished_at"),
     )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)

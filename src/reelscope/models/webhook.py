@@ -53,6 +53,8 @@ class WebhookDelivery(Base):
         UniqueConstraint("event_id", "endpoint_id"),
         Index("ix_webhook_deliveries_endpoint_created", "endpoint_id", "created_at", "id"),
         Index("ix_webhook_deliveries_due", "status", "next_attempt_at"),
+        # the retention purge's oldest-first scan (retention.repository)
+        Index("ix_webhook_deliveries_created", "created_at"),
     )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)

@@ -1,0 +1,1 @@
+"""Retention (issue 31): the periodic purge of old events, webhook deliveries and finished jobs."""
