@@ -18,8 +18,10 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     op.create_index("ix_webhook_deliveries_created", "webhook_deliveries", ["created_at"])
     op.create_index("ix_jobs_finished_at", "jobs", ["finished_at"])
+    op.create_index("ix_tracking_snapshots_taken", "tracking_snapshots", ["taken_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_tracking_snapshots_taken", table_name="tracking_snapshots")
     op.drop_index("ix_jobs_finished_at", table_name="jobs")
     op.drop_index("ix_webhook_deliveries_created", table_name="webhook_deliveries")

@@ -138,6 +138,9 @@ class Settings(BaseSettings):
     retain_deliveries_days: int = Field(default=30, ge=1)
     retain_events_days: int = Field(default=90, ge=1)
     retain_jobs_days: int = Field(default=14, ge=1)
+    # a tracked item's snapshots taken longer ago than this go, except its newest (the §8.3 snapshot list
+    # shows at most 365; a daily cycle makes a year of them)
+    retain_tracking_snapshots_days: int = Field(default=365, ge=1)
 
     @field_validator(
         "youtube_base_url",

@@ -1,5 +1,6 @@
-"""The retention purge (issue 31 item 1): old outbox events and finished jobs go, newer and pending work
-stays. Webhook deliveries and the delivery log's cursor: tests/webhook/test_retention.py."""
+"""The retention purge (issue 31 item 1): old outbox events, finished jobs and tracking snapshots go, newer
+ones and pending work stay. Webhook deliveries and the delivery log's cursor: tests/webhook/test_retention.py.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.kit.clock import ManualClock
 from reelscope.kit.ids import new_id
-from reelscope.models import Job, LookupRun, OutboxCursor, OutboxEvent
+from reelscope.models import Job, LookupRun, OutboxCursor, OutboxEvent, TrackedItem, TrackingSnapshotRow
 from reelscope.retention import repository as retention_repository
 from reelscope.retention import tasks as retention_tasks
 from reelscope.runtime import Runtime
@@ -164,6 +165,58 @@ class TestJobs:
                 )
         assert (await retention_tasks.purge(task_context))["jobs"] == 1
         assert await job_ids(runtime) == {stalled}
+
+
+# --- tracking snapshots ----------------------------------------------------------------------------
+
+
+async def add_item_with_snapshots(runtime: Runtime, team: TeamKey, *ages: timedelta) -> dict[timedelta, str]:
+    now = runtime.clock.now()
+    item = TrackedItem(
+        id=new_id(),
+        team_id=team.team_id,
+        kind="creator",
+        platform="tiktok",
+        target=new_id(),
+        status="active",
+        cadence="daily",
+        created_at=now - 800 * DAY,
+        updated_at=now,
+    )
+    rows = {
+        age: TrackingSnapshotRow(
+            id=new_id(),
+            item_id=item.id,
+            team_id=team.team_id,
+            scheduled_for=now - age,
+            taken_at=now - age,
+            metrics={},
+            report={},
+        )
+        for age in ages
+    }
+    async with runtime.db.transaction() as session:
+        session.add(item)
+        await session.flush()
+        session.add_all(rows.values())
+    return {age: row.id for age, row in rows.items()}
+
+
+async def snapshot_ids(runtime: Runtime) -> set[str]:
+    async with runtime.db.transaction(write=False) as session:
+        return set((await session.scalars(select(TrackingSnapshotRow.id))).all())
+
+
+@pytest.mark.both_databases
+async def test_snapshots_past_the_window_go_but_each_items_newest_stays(
+    runtime: Runtime, team: TeamKey, task_context: TaskContext
+) -> None:
+    """Older than 365 days (the default) go; an item whose every snapshot is that old (paused a year)
+    keeps its newest, which its report and its next cycle's deltas read."""
+    tracked = await add_item_with_snapshots(runtime, team, 400 * DAY, 366 * DAY, 364 * DAY, DAY)
+    paused = await add_item_with_snapshots(runtime, team, 500 * DAY, 450 * DAY)
+    assert (await retention_tasks.purge(task_context))["tracking_snapshots"] == 3
+    assert await snapshot_ids(runtime) == {tracked[364 * DAY], tracked[DAY], paused[450 * DAY]}
 
 
 async def test_each_batch_is_a_transaction_of_its_own(

@@ -57,6 +57,8 @@ class TrackingSnapshotRow(Base):
         # a due time is checked once (§3; "never run twice for one due time")
         UniqueConstraint("item_id", "scheduled_for", name="uq_tracking_snapshots_due"),
         Index("ix_tracking_snapshots_item_taken", "item_id", "taken_at"),
+        # the retention purge's oldest-first scan (retention.repository)
+        Index("ix_tracking_snapshots_taken", "taken_at"),
     )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)

@@ -1,1 +1,2 @@
-"""Retention (issue 31): the periodic purge of old events, webhook deliveries and finished jobs."""
+"""Retention (issue 31): the periodic purge of old events, webhook deliveries, finished jobs and tracking
+snapshots."""

@@ -15,8 +15,17 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, and_, delete, exists, func, not_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
-from reelscope.models import AgentRun, Job, LookupRun, OutboxCursor, OutboxEvent, WebhookDelivery
+from reelscope.models import (
+    AgentRun,
+    Job,
+    LookupRun,
+    OutboxCursor,
+    OutboxEvent,
+    TrackingSnapshotRow,
+    WebhookDelivery,
+)
 
 # webhook delivery statuses no attempt follows unless a person asks (§2.7, §3); `pending` is scheduled
 # or being attempted and is never purged
@@ -139,3 +148,34 @@ async def delete_jobs(
     session: AsyncSession, ids: Sequence[str], before: datetime, outliers_before: datetime
 ) -> int:
     return await _deleted(session, delete(Job).where(Job.id.in_(ids), _finished_job(before, outliers_before)))
+
+
+# --- tracking snapshots ----------------------------------------------------------------------------
+
+
+def _old_snapshot(before: datetime) -> ColumnElement[bool]:
+    """Taken before ``before`` and not its item's newest: the report and the next cycle's deltas read the
+    newest, however old (a paused item keeps it)."""
+    newer = aliased(TrackingSnapshotRow)
+    return and_(
+        TrackingSnapshotRow.taken_at < before,
+        exists().where(
+            newer.item_id == TrackingSnapshotRow.item_id, newer.taken_at > TrackingSnapshotRow.taken_at
+        ),
+    )
+
+
+async def old_snapshots(session: AsyncSession, before: datetime, limit: int) -> list[str]:
+    statement = (
+        select(TrackingSnapshotRow.id)
+        .where(_old_snapshot(before))
+        .order_by(TrackingSnapshotRow.taken_at)
+        .limit(limit)
+    )
+    return list((await session.scalars(statement)).all())
+
+
+async def delete_snapshots(session: AsyncSession, ids: Sequence[str], before: datetime) -> int:
+    return await _deleted(
+        session, delete(TrackingSnapshotRow).where(TrackingSnapshotRow.id.in_(ids), _old_snapshot(before))
+    )

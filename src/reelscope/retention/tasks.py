@@ -37,6 +37,7 @@ async def purge(ctx: TaskContext) -> dict[str, int]:
     events_before = now - timedelta(days=settings.retain_events_days)
     jobs_before = now - timedelta(days=settings.retain_jobs_days)
     outliers_before = now - OUTLIER_RESULTS_FOR
+    snapshots_before = now - timedelta(days=settings.retain_tracking_snapshots_days)
 
     async with ctx.db.transaction(write=False) as session:
         up_to = await repository.read_up_to(session)
@@ -60,6 +61,12 @@ async def purge(ctx: TaskContext) -> dict[str, int]:
             ctx,
             lambda session: repository.old_jobs(session, jobs_before, outliers_before, BATCH),
             lambda session, ids: repository.delete_jobs(session, ids, jobs_before, outliers_before),
+            BATCH,
+        ),
+        "tracking_snapshots": await _in_batches(
+            ctx,
+            lambda session: repository.old_snapshots(session, snapshots_before, BATCH),
+            lambda session, ids: repository.delete_snapshots(session, ids, snapshots_before),
             BATCH,
         ),
     }
