@@ -27,7 +27,7 @@ from reelscope.worker import enqueue
 from reelscope.worker.consumer import start_embedded
 from reelscope.worker.engine import JobEngine
 from reelscope.worker.jobs import service as jobs_service
-from reelscope.worker.registry import Lane, lane_of, registered
+from reelscope.worker.registry import Lane, discover, lane_of, registered
 from tests.conftest import TeamKey
 from tests.fixtures.jobs import flush_redis
 from tests.fixtures.services import TEST_REDIS_URL, require_redis
@@ -109,6 +109,12 @@ class TestRunNext:
 
 
 class TestWhichLane:
+    @pytest.fixture(autouse=True)
+    def every_task_registered(self) -> None:
+        # as a worker does at start: the lanes are read from the registry, which a task module fills
+        # when imported (alone, this file imports some of them, not catalog's nor webhook's)
+        discover()
+
     @pytest.mark.parametrize(
         "name",
         [
