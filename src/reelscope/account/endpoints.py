@@ -3,7 +3,7 @@ from __future__ import annotations
 from reelscope.account import service as account_service
 from reelscope.account.schemas import Balance, Collector
 from reelscope.collectors.registry import build_sources
-from reelscope.contract import ClockDep, PrincipalDep, RuntimeDep, SessionDep, small_read, v1_router
+from reelscope.contract import CallDep, ClockDep, PrincipalDep, RuntimeDep, SessionDep, small_read, v1_router
 from reelscope.kit.schemas import Envelope, errors
 
 router = v1_router(prefix="/account", tags=["account"])
@@ -12,12 +12,13 @@ router = v1_router(prefix="/account", tags=["account"])
 @router.get("/balance", responses=errors(400))
 @small_read
 async def get_account_balance(
-    session: SessionDep, principal: PrincipalDep, clock: ClockDep
+    session: SessionDep, principal: PrincipalDep, call: CallDep, clock: ClockDep
 ) -> Envelope[Balance]:
     """The team's prepaid balance in credits and dollars (free; 1 credit = $0.01), its auto top-up, and
     (beyond the spec) the calling API key's daily spending cap with what it was charged today (UTC), or
     null when the key has none."""
-    balance = await account_service.balance(session, principal.team_id, principal.key_id, clock.now())
+    # the key's cap as read with the caller: the balance is polled, and a second read would say the same
+    balance = await account_service.balance(session, principal.team_id, call.daily_cap, clock.now())
     return Envelope(data=balance)
 
 

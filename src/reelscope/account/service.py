@@ -23,15 +23,14 @@ from reelscope.kit.clock import iso
 from reelscope.kit.errors import NotFound
 
 
-async def balance(session: AsyncSession, team_id: str, key_id: str, now: datetime) -> Balance:
+async def balance(
+    session: AsyncSession, team_id: str, daily_cap: billing_service.DailyCap | None, now: datetime
+) -> Balance:
     """The team's balance and auto top-up, and the calling key's daily cap (ADR 0047)."""
     found = await auth_repository.team_balance(session, team_id)
     if found is None:
         raise NotFound("Team not found")
-    key = await auth_repository.key_cap(session, key_id)
-    cap = None
-    if key is not None and key[0] is not None:
-        cap = _key_daily_cap(billing_service.DailyCap(key_id, int(key[0]), key[1], int(key[2])), now)
+    cap = None if daily_cap is None else _key_daily_cap(daily_cap, now)
     credits, below, amount, last_at = found
     auto = None
     if below is not None and amount is not None:

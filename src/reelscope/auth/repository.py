@@ -81,18 +81,6 @@ async def get_key(session: AsyncSession, key_id: str) -> ApiKey | None:
     return await session.get(ApiKey, key_id)
 
 
-_KEYS = ApiKey.__table__
-_KEY_CAP = select(_KEYS.c.daily_cap_credits, _KEYS.c.spent_day, _KEYS.c.spent_credits).where(
-    _KEYS.c.id == bindparam("key_id")
-)
-
-
-async def key_cap(session: AsyncSession, key_id: str) -> Row | None:
-    """The key's daily cap (None: none), the day it last spent and what it spent then, in that order."""
-    row = (await session.execute(_KEY_CAP, {"key_id": key_id})).first()
-    return None if row is None else tuple(row)
-
-
 async def get_limit_override(session: AsyncSession, team_id: str, feature: str) -> RateLimitOverride | None:
     stmt = select(RateLimitOverride).where(
         RateLimitOverride.team_id == team_id, RateLimitOverride.feature == feature

@@ -26,6 +26,8 @@ class CallState:
     operation: str
     request_id: str
     principal: Principal | None = None
+    # the calling key's daily spending cap, read with the principal (ADR 0047); None: the key has none
+    daily_cap: billing_service.DailyCap | None = None
     rate: RateStatus | None = None
     quoted: int = 0
     settled: int | None = None

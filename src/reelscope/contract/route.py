@@ -161,6 +161,7 @@ class ContractRoute(APIRoute):
             caller = await auth_service.identify(runtime.db.fast, token, feature)
             principal = caller.principal
             call.principal = principal
+            call.daily_cap = caller.daily_cap
             limits = rate_limit_service.apply_override(feature, caller.limit_override)
             endpoint = counted_path.replace("{platform}", str(request.path_params.get("platform", "")))
             if dry is not False:
