@@ -8,6 +8,7 @@ count how many times the side effect happened.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -63,9 +64,10 @@ async def followup(ctx: TaskContext, *, team_id: str) -> dict[str, int]:
 
 @task("test.blocking_credit")
 async def blocking_credit(ctx: TaskContext, *, team_id: str, gate: str, marks: str) -> dict[str, int]:
-    """Marks that attempt N started, waits for the gate file, then credits and completes at once."""
+    """Marks that attempt N started (the mark holds the process id), waits for the gate file, then
+    credits and completes at once."""
     assert ctx.job is not None
-    Path(marks, f"started-{ctx.job.attempt}").touch()
+    Path(marks, f"started-{ctx.job.attempt}").write_text(str(os.getpid()))
     while not Path(gate).exists():
         await asyncio.sleep(0.05)
     async with ctx.db.transaction() as session:
