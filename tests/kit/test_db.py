@@ -8,9 +8,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import structlog
 from sqlalchemy import event, text
 from sqlalchemy.exc import StatementError
 
+from reelscope.kit import db as db_module
 from reelscope.kit.db import Database, LockBusy, ReadOnlySession, create_database
 
 pytestmark = pytest.mark.both_databases
@@ -148,3 +150,23 @@ async def test_reads_go_on_after_a_failed_first_connection_and_after_dispose(tmp
         assert await read() == 1
     finally:
         await db.dispose()
+
+
+class TestLongWrites:
+    async def test_a_long_sqlite_write_is_logged_with_the_code_that_ran_it(
+        self, db: Database, backend: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # every other writer waits for a SQLite write transaction: an operator sees which code held it
+        monkeypatch.setattr(db_module, "WRITE_WARNING_SECONDS", 0.0)
+        with structlog.testing.capture_logs() as captured:
+            async with db.transaction() as session:
+                await session.execute(text("UPDATE things SET value = 3"))
+            async with db.transaction(write=False) as session:
+                await session.execute(text("SELECT value FROM things"))
+        logged = [entry for entry in captured if entry["event"] == "db.write_long"]
+        if backend != "sqlite":  # PostgreSQL writers do not wait for one another's whole transaction
+            assert logged == []
+            return
+        assert len(logged) == 1, captured  # the write, not the read
+        assert logged[0]["at"].startswith("tests.kit.test_db:")
+        assert logged[0]["at"].endswith("test_a_long_sqlite_write_is_logged_with_the_code_that_ran_it")

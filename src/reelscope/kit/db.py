@@ -8,6 +8,8 @@ debit) waits for the write lock instead of failing with ``SQLITE_BUSY_SNAPSHOT``
 from __future__ import annotations
 
 import sqlite3
+import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -72,6 +74,25 @@ _READ_VERBS = ("SELECT", "WITH", "PRAGMA", "EXPLAIN", "SHOW", "BEGIN", "SAVEPOIN
 READ_ONLY_OPTION = "reelscope_read_only"
 
 
+# a SQLite write transaction longer than this is logged: every other writer (a debit, a job's start)
+# waits for it (issue 33 item 5)
+WRITE_WARNING_SECONDS = 1.0
+
+
+def _warn_if_long(seconds: float) -> None:
+    """Log a write transaction that took ``seconds`` (its statements and any wait for the lock) with the
+    code that ran it: the first frame outside this module and contextlib."""
+    if seconds < WRITE_WARNING_SECONDS:
+        return
+    from reelscope.kit.logging import get_logger
+
+    frame = sys._getframe(1)
+    while frame.f_back is not None and frame.f_code.co_filename.endswith(("kit/db.py", "contextlib.py")):
+        frame = frame.f_back
+    where = f"{frame.f_globals.get('__name__', '?')}:{frame.f_lineno} {frame.f_code.co_name}"
+    get_logger(__name__).warning("db.write_long", seconds=round(seconds, 2), at=where)
+
+
 @dataclass(frozen=True)
 class Database:
     """The engine plus its session factories (ADR 0019):
@@ -103,8 +124,14 @@ class Database:
     async def transaction(self, *, write: bool = True, off_loop: bool = False) -> AsyncIterator[AsyncSession]:
         """One unit of work: commit on success, roll back on any exception. ``off_loop`` for a long read."""
         factory = self.write if write else (self.read_off_loop or self.read) if off_loop else self.read
+        if not write or self.sqlite_file is None:
+            async with factory() as session, session.begin():
+                yield session
+            return
+        started = time.monotonic()
         async with factory() as session, session.begin():
             yield session
+        _warn_if_long(time.monotonic() - started)
 
     async def dispose(self) -> None:
         await self.fast.close()
