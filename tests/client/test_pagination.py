@@ -65,6 +65,15 @@ class TestRepeats:
 
         assert [v["id"] for v in iterate(fetch, PageStyle("empty_page", "videos"))] == ["a", "b", "c"]
 
+    def test_creator_outliers_are_told_apart_by_creator_id(self) -> None:
+        pages = {1: ["x", "y"], 2: ["y"], 3: []}
+
+        def fetch(page: int = 1) -> Any:
+            return _Body(_Data(page=page, limit=2, creators=[{"creator_id": i} for i in pages[page]]))
+
+        found = [c["creator_id"] for c in iterate(fetch, PageStyle("empty_page", "creators"))]
+        assert found == ["x", "y"]
+
 
 class _Data:
     def __init__(self, **fields: Any) -> None:

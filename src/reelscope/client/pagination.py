@@ -49,7 +49,10 @@ class PageStyle:
 
 
 def _identity(item: Any) -> Any:
-    return item.get("id") if isinstance(item, dict) else getattr(item, "id", None)
+    """An item's id; a creator outlier row is named by ``creator_id`` (it has no ``id``)."""
+    if isinstance(item, dict):
+        return item.get("id", item.get("creator_id"))
+    return getattr(item, "id", None)
 
 
 class _Unseen:
