@@ -6,7 +6,7 @@ nothing. Every command opens its own short transaction, so it works beside a run
 effect at once.
 """
 
-from reelscope.cli import admin, catalog, collectors, serving, trends
+from reelscope.cli import admin, catalog, collectors, mcp, serving, trends
 from reelscope.cli.common import app
 
-__all__ = ["admin", "app", "catalog", "collectors", "serving", "trends"]
+__all__ = ["admin", "app", "catalog", "collectors", "mcp", "serving", "trends"]
