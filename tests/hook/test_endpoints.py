@@ -170,6 +170,7 @@ class TestTable:
         assert by_video[vid("h2")]["usage_count"] == by_video[vid("x2")]["usage_count"] == 2
         assert by_video[vid("h1")]["usage_count"] == 1
 
+    @pytest.mark.parametrize("batch", [None, 1], ids=["one_batch", "a_batch_per_video"])
     async def test_catalog_changes_refresh_hooks_scores_and_usage(
         self,
         client: httpx.AsyncClient,
@@ -177,8 +178,13 @@ class TestTable:
         catalog: None,
         runtime: Runtime,
         clock: ManualClock,
+        monkeypatch: pytest.MonkeyPatch,
+        batch: int | None,
     ) -> None:
         import reelscope.hook.tasks  # noqa: F401  (registers the refresh, as the worker does)
+
+        if batch is not None:  # the refresh walks the catalog in id order, a write transaction a batch
+            monkeypatch.setattr(hook_service, "BATCH", batch)
 
         now = clock.now()
         again = Item("h7", 1, 4000, "3 creatine mistakes everyone makes", creator=COACH)

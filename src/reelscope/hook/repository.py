@@ -99,8 +99,9 @@ async def _progress_handler(raw: Any, handler: Any) -> None:
 # --- keeping the table ----------------------------------------------------------------------------------
 
 
-async def videos_to_refresh(session: AsyncSession, limit: int) -> Sequence[Any]:
-    """Catalog videos with no hook row yet, or whose views moved since their row was made."""
+async def videos_to_refresh(session: AsyncSession, limit: int, *, after: str | None = None) -> Sequence[Any]:
+    """Catalog videos after ``after`` (by id) with no hook row yet, or whose views moved since their row
+    was made: a refresh walks the catalog once, in id order (not again from its start each batch)."""
     stmt = (
         select(
             Video.id,
@@ -121,6 +122,8 @@ async def videos_to_refresh(session: AsyncSession, limit: int) -> Sequence[Any]:
         .order_by(Video.id)
         .limit(limit)
     )
+    if after is not None:
+        stmt = stmt.where(Video.id > after)
     return (await session.execute(stmt)).all()
 
 
@@ -130,7 +133,7 @@ async def creator_views(session: AsyncSession, creator_ids: Sequence[str]) -> Se
 
 
 async def creator_hooks(session: AsyncSession, creator_ids: Sequence[str]) -> Sequence[Any]:
-    stmt = select(Hook.seq, Hook.creator_id, Hook.views, Hook.text_key).where(
+    stmt = select(Hook.seq, Hook.video_id, Hook.creator_id, Hook.views, Hook.text_key).where(
         Hook.creator_id.in_(creator_ids)
     )
     return (await session.execute(stmt)).all()

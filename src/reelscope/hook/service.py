@@ -19,6 +19,7 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -48,7 +49,7 @@ from reelscope.models.hooks import UNSCORED
 
 log = get_logger(__name__)
 
-BATCH = 2000
+BATCH = 500
 # the library's first build writes it one range of about this many hooks per transaction
 LIBRARY_RANGE = 50_000
 # a trending or search query that takes longer is stopped: 503, not charged (§4.7)
@@ -88,62 +89,80 @@ def hook_row(video: Any, now: datetime) -> dict[str, Any] | None:
     }
 
 
-async def _rescore(session: AsyncSession, creator_ids: Sequence[str]) -> set[str]:
-    """The weighted scores of every hook of ``creator_ids`` against their current medians; the texts
-    (``text_key``) of those hooks."""
+@dataclass(frozen=True)
+class _Batch:
+    """What one refresh step writes, all of it read and computed before the write transaction."""
+
+    last_video_id: str
+    videos: int
+    rows: list[dict[str, Any]]  # new and changed hooks, scored
+    scores: list[dict[str, Any]]  # ``{"s": seq, "r": ratio, "w": weighted}`` of the creators' other hooks
+    keys: set[str]  # texts whose usage counts and library rows the step changes
+    skipped: int
+
+
+async def _read_batch(session: AsyncSession, after: str | None, now: datetime) -> _Batch | None:
+    """The next ``BATCH`` videos after ``after`` whose hook row is missing or stale, their rows, and every
+    hook of their creators scored against the creators' current medians (§4.7: the weighted score)."""
+    videos = await repository.videos_to_refresh(session, BATCH, after=after)
+    if not videos:
+        return None
+    rows = [row for video in videos if (row := hook_row(video, now)) is not None]
+    in_batch = {video.id for video in videos}
+    creators = sorted({r["creator_id"] for r in rows if r["creator_id"] is not None})
     views: dict[str, list[int]] = defaultdict(list)
-    for creator_id, count in await repository.creator_views(session, creator_ids):
-        views[creator_id].append(count)
+    others: list[Any] = []
+    for start in range(0, len(creators), 500):
+        chunk = creators[start : start + 500]
+        for creator_id, count in await repository.creator_views(session, chunk):
+            views[creator_id].append(count)
+        others += [h for h in await repository.creator_hooks(session, chunk) if h.video_id not in in_batch]
     medians = {c: outliers.median_views(v) for c, v in views.items()}
+
+    def scored(creator_id: str | None, count: int | None) -> tuple[float | None, float | None]:
+        median = medians.get(creator_id) if creator_id is not None else None
+        found = outliers.score("", count, median) if median is not None and count is not None else None
+        return (round(found.outlier_ratio, 6), round(found.weighted_score, 6)) if found else (None, None)
+
+    for row in rows:
+        row["outlier_ratio"], row["weighted_score"] = scored(row["creator_id"], row["views"])
+        row["rank_score"] = UNSCORED if row["weighted_score"] is None else row["weighted_score"]
     scores = []
-    keys = set()
-    for seq, creator_id, count, text_key in await repository.creator_hooks(session, creator_ids):
-        median = medians.get(creator_id)
-        found = outliers.score("", count, median) if median is not None else None
-        ratio = round(found.outlier_ratio, 6) if found else None
-        weighted = round(found.weighted_score, 6) if found else None
-        scores.append({"s": seq, "r": ratio, "w": weighted})
-        keys.add(text_key)
-    await repository.set_scores(session, scores)
-    return keys
+    for hook in others:
+        ratio, weighted = scored(hook.creator_id, hook.views)
+        scores.append({"s": hook.seq, "r": ratio, "w": weighted})
+    keys = {r["text_key"] for r in rows} | {v.old_text_key for v in videos if v.old_text_key}
+    keys |= {hook.text_key for hook in others}
+    return _Batch(videos[-1].id, len(videos), rows, scores, keys, len(videos) - len(rows))
 
 
 async def refresh(db: Database, now: datetime) -> dict[str, int]:
-    """Bring the hooks table up to the catalog, one batch of videos per transaction, with the library
-    rows of the texts each batch touched; then, if anything changed, the types' and categories'
-    figures. A database whose lists were never built gets them in full."""
+    """Bring the hooks table up to the catalog, one batch of videos at a time in video id order, with the
+    library rows of the texts each batch touched; then, if anything changed, the types' and categories'
+    figures. A database whose lists were never built gets them in full.
+
+    Each batch is read and scored in a read transaction and written in a short write transaction of
+    its own (issue 33 item 5: on SQLite every other writer, a debit or a job's start, waits for it). A
+    video whose views move between the two is written with the views read and found stale next time."""
     async with db.transaction(write=False) as session:
         built = await repository.lists_built(session)
     made = skipped = 0
-    seen_without_hook: set[str] = set()
+    after: str | None = None
     while True:
+        async with db.transaction(write=False) as session:
+            batch = await _read_batch(session, after, now)
+        if batch is None:
+            break
         async with db.transaction() as session:
-            videos = [
-                v
-                for v in await repository.videos_to_refresh(session, BATCH + len(seen_without_hook))
-                if v.id not in seen_without_hook
-            ][:BATCH]
-            if not videos:
-                break
-            rows = []
-            for video in videos:
-                row = hook_row(video, now)
-                if row is None:
-                    seen_without_hook.add(video.id)
-                    skipped += 1
-                else:
-                    rows.append(row)
-            await repository.upsert_hooks(session, rows)
-            keys = {r["text_key"] for r in rows} | {v.old_text_key for v in videos if v.old_text_key}
-            creators = sorted({r["creator_id"] for r in rows if r["creator_id"] is not None})
-            rescored: set[str] = set()
-            for start in range(0, len(creators), 500):
-                rescored |= await _rescore(session, creators[start : start + 500])
-            await repository.recount_usage(session, sorted(keys))
+            await repository.upsert_hooks(session, batch.rows)
+            await repository.set_scores(session, batch.scores)
+            await repository.recount_usage(session, sorted(batch.keys))
             if built:  # else the whole library is built below
-                await repository.rebuild_library(session, sorted(keys | rescored))
-            made += len(rows)
-        if len(videos) < BATCH:
+                await repository.rebuild_library(session, sorted(batch.keys))
+        made += len(batch.rows)
+        skipped += batch.skipped
+        after = batch.last_video_id
+        if batch.videos < BATCH:
             break
     if made or not built:
         await _refresh_list_figures(db, now, full_library=not built)

@@ -257,6 +257,9 @@ def _configure_sqlite(
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
+        # when a checkpoint resets the WAL, cut its file back to 64 MiB: a first start writes gigabytes
+        # through it, and without a limit the file keeps its largest size for good
+        cursor.execute("PRAGMA journal_size_limit=67108864")
         cursor.execute("PRAGMA foreign_keys=ON")
         if query_only:
             cursor.execute("PRAGMA query_only=ON")
