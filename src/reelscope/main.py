@@ -32,6 +32,7 @@ from reelscope.kit.logging import get_logger
 from reelscope.kit.loop_watch import LoopWatch
 from reelscope.kit.validation import api_error_of
 from reelscope.llms_txt import LLMS_FULL_URL, LLMS_URL, llms_full_txt, llms_txt
+from reelscope.metrics.endpoints import add_metrics
 from reelscope.probes import add_probe_routes
 from reelscope.reference import add_docs_routes, build_document
 from reelscope.runtime import Runtime, build_runtime
@@ -105,6 +106,8 @@ def create_app(
 
     # /livez and /readyz beside the greeting, outside the contract (probes.py; issue 29 item 3)
     add_probe_routes(app)
+    # Prometheus /metrics and the request counting, outermost (metrics/; issue 29 item 2)
+    add_metrics(app, runtime.settings)
     include_v1(app)
     # the interactive reference beside /openapi.json, registered after /v1 so that the hot routes are
     # still matched first (ADR 0014); plain routes, outside the contract, no key needed
