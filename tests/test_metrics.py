@@ -250,6 +250,7 @@ class TestWorkerPort:
             metrics.JOB_OUTCOMES.labels("test.credit", "user", "retry").inc()
             base = f"http://127.0.0.1:{settings.worker_metrics_port}"
             assert httpx.get(f"{base}/metrics").status_code == 401
+            assert httpx.get(f"{base}/livez").json() == {"status": "ok"}
             assert httpx.get(f"{base}/other", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 404
             response = httpx.get(f"{base}/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
             assert response.status_code == 200

@@ -4,7 +4,7 @@ directory with an API process, such as one per container.
 A worker serves no HTTP otherwise, so its counters (job outcomes, webhook attempts, collector calls, its
 pooled connections) would be seen by no scrape. With ``REELSCOPE_WORKER_METRICS_PORT`` set it answers
 ``GET /metrics`` on that port, from a thread, with the same bearer token as the API's
-(``REELSCOPE_METRICS_TOKEN``). The state read from the database at scrape time (queue depth, deliveries
+(``REELSCOPE_METRICS_TOKEN``), and ``GET /livez`` (no token) for an orchestrator's liveness probe. The state read from the database at scrape time (queue depth, deliveries
 due, quota left) is the API's to report, not repeated here.
 """
 
@@ -23,6 +23,7 @@ from reelscope.metrics import service as metrics_service
 from reelscope.metrics.endpoints import PATH, authorized, expected_token, refusal_body
 
 StartResponse = Callable[..., Any]
+LIVEZ = "/livez"
 
 
 class _QuietHandler(WSGIRequestHandler):
@@ -35,6 +36,9 @@ def _guarded(settings: Settings) -> Callable[[dict[str, Any], StartResponse], It
     expected = expected_token(settings)
 
     def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        if environ.get("PATH_INFO") == LIVEZ:  # the process answers: what an orchestrator probes
+            start_response("200 OK", [("Content-Type", "application/json")])
+            return [b'{"status":"ok"}']
         if environ.get("PATH_INFO") != PATH:
             start_response("404 Not Found", [("Content-Type", "text/plain")])
             return [b"not found\n"]
