@@ -4,8 +4,9 @@ directory with an API process, such as one per container.
 A worker serves no HTTP otherwise, so its counters (job outcomes, webhook attempts, collector calls, its
 pooled connections) would be seen by no scrape. With ``REELSCOPE_WORKER_METRICS_PORT`` set it answers
 ``GET /metrics`` on that port, from a thread, with the same bearer token as the API's
-(``REELSCOPE_METRICS_TOKEN``), and ``GET /livez`` (no token) for an orchestrator's liveness probe. The state read from the database at scrape time (queue depth, deliveries
-due, quota left) is the API's to report, not repeated here.
+(``REELSCOPE_METRICS_TOKEN``), and ``GET /livez`` (no token) for an orchestrator's liveness probe.
+The state read from the database at scrape time (queue depth, deliveries due, quota left) is the API's
+to report, not repeated here.
 """
 
 from __future__ import annotations
