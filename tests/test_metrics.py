@@ -153,6 +153,7 @@ class TestTheEndpoint:
         await runtime.close()
 
 
+@pytest.mark.both_databases
 class TestState:
     @pytest.mark.parametrize("queue_backend", ["sqlite"], indirect=True)
     async def test_waiting_jobs_by_task_and_lane_then_their_outcome(
