@@ -18,6 +18,8 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from prometheus_client.samples import Sample
 
+from reelscope.collectors.base import RateLimited
+from reelscope.collectors.routing import Sources
 from reelscope.config import Settings
 from reelscope.kit import metrics
 from reelscope.kit.clock import ManualClock
@@ -206,6 +208,41 @@ class TestState:
         assert value(samples, "reelscope_scrape_part_up", part="webhooks") == 0
         assert value(samples, "reelscope_scrape_part_up", part="jobs") == 1
         assert not any(s.name == "reelscope_webhook_deliveries_due" for s in samples)
+
+
+class _Source:
+    """The least a source needs to be routed: a name, and no capabilities (called directly)."""
+
+    name = "probe_source"
+    capabilities: dict[object, frozenset[object]] = {}
+    platforms: frozenset[object] = frozenset()
+
+
+class _Throttled(RateLimited):
+    """A source's own refinement of a protocol error: counted under the protocol's name."""
+
+
+class TestCollectorCalls:
+    async def test_each_call_by_source_and_outcome(self, clock: ManualClock) -> None:
+        sources = Sources([_Source()], None)  # type: ignore[list-item]
+
+        async def answers(_: object) -> str:
+            return "ok"
+
+        async def throttled(_: object) -> str:
+            raise _Throttled("spent", retry_at=clock.now())
+
+        def count(outcome: str) -> float:
+            labels = {"source": "probe_source", "outcome": outcome}
+            return metrics.REGISTRY.get_sample_value("reelscope_collector_calls_total", labels) or 0.0
+
+        before = {outcome: count(outcome) for outcome in ("ok", "RateLimited", "_Throttled")}
+        await sources.call(sources.connectors[0], answers)
+        with pytest.raises(RateLimited):
+            await sources.call(sources.connectors[0], throttled)
+        assert count("ok") - before["ok"] == 1
+        assert count("RateLimited") - before["RateLimited"] == 1
+        assert count("_Throttled") == 0  # never a label of its own
 
 
 CHILD = """
