@@ -27,6 +27,7 @@ from reelscope.main import create_app
 from reelscope.metrics import service as metrics_service
 from reelscope.metrics import worker_port
 from reelscope.runtime import Runtime, build_runtime
+from reelscope.worker import enqueue
 from reelscope.worker.engine import JobEngine
 from reelscope.worker.jobs import service as jobs_service
 from tests.conftest import TeamKey
@@ -190,6 +191,19 @@ class TestState:
         outcome = {**labels, "outcome": "completed"}
         name = "reelscope_job_outcomes_total"
         assert value(done, name, **outcome) - value(waiting, name, **outcome) == 1
+
+    async def test_plain_task_calls_by_outcome(
+        self, client: httpx.AsyncClient, runtime: Runtime, jobs: JobEngine, team: TeamKey
+    ) -> None:
+        before = await scrape(client)
+        async with runtime.db.transaction() as session:  # Huey's immediate mode: run at commit
+            enqueue(session, "test.credit", team_id=team.team_id, label="plain")
+            enqueue(session, "test.crash")
+        after = await scrape(client)
+        name = "reelscope_task_calls_total"
+        for task, outcome in (("test.credit", "ok"), ("test.crash", "failed")):
+            labels = {"task": task, "lane": "user", "outcome": outcome}
+            assert value(after, name, **labels) - value(before, name, **labels) == 1
 
     async def test_sandbox_quota_and_parts_all_read(self, client: httpx.AsyncClient) -> None:
         samples = await scrape(client)

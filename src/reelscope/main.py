@@ -19,6 +19,7 @@ from reelscope.api import include_v1, operation_id
 from reelscope.config import Settings, load_settings
 from reelscope.contract import ContractHeadersMiddleware
 from reelscope.dashboard.endpoints import add_dashboard_routes
+from reelscope.kit import metrics
 from reelscope.kit.clock import Clock
 from reelscope.kit.edge import BodyRefused, EdgeGuard
 from reelscope.kit.errors import (
@@ -62,6 +63,7 @@ def create_app(
             if watch is not None:
                 watch.stop()
             await runtime.close()
+            metrics.forget_this_process()
 
     app = FastAPI(
         title="Reelscope — Short-Form Social Video Intelligence API",

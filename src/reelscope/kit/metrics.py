@@ -75,6 +75,12 @@ JOB_OUTCOMES = Counter(
     ["task", "lane", "outcome"],
     registry=REGISTRY,
 )
+TASK_CALLS = Counter(
+    "reelscope_task_calls",
+    "Plain task calls finished (periodic upkeep, pumps: no jobs row), by task, lane and outcome (ok, failed)",
+    ["task", "lane", "outcome"],
+    registry=REGISTRY,
+)
 WEBHOOK_ATTEMPTS = Counter(
     "reelscope_webhook_attempts",
     "Webhook delivery attempts, by outcome of the attempt and the delivery's status after it",
@@ -128,3 +134,12 @@ def use_directory(path: Path | None) -> None:
     if pid not in _MARKED_AT_EXIT:
         _MARKED_AT_EXIT.add(pid)
         atexit.register(prometheus_multiprocess.mark_process_dead, pid, str(path))
+
+
+def forget_this_process() -> None:
+    """Remove this process's live gauges (connections in use) from the directory, if any: at the app's
+    shutdown, because uvicorn ends a process stopped by a signal by raising that signal again once
+    shut down, and exit handlers do not run then."""
+    path = directory()
+    if path is not None:
+        prometheus_multiprocess.mark_process_dead(os.getpid(), str(path))  # type: ignore[no-untyped-call]

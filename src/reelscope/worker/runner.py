@@ -25,8 +25,10 @@ async def run_call(ctx: TaskContext, task: str, kwargs: dict[str, Any]) -> None:
     # the task boundary: a failing body is logged, never allowed to kill the worker
     except Exception as exc:
         log.error("task.failed", task=task, error_type=type(exc).__name__, exc_info=exc)
+        metrics.TASK_CALLS.labels(task, registry.lane_of(task).value, "failed").inc()
         return
     log.info("task.completed", task=task, result=result)
+    metrics.TASK_CALLS.labels(task, registry.lane_of(task).value, "ok").inc()
 
 
 async def run_job(ctx: TaskContext, job_id: str, *, lease: timedelta) -> None:
