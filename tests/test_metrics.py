@@ -117,14 +117,23 @@ class TestRequests:
 
 
 class TestTheEndpoint:
-    async def test_free_unlimited_and_outside_the_document(self, client: httpx.AsyncClient) -> None:
-        # more scrapes than the per-IP limiter lets through without a key (burst 20, §5.5)
-        for _ in range(22):
-            response = await client.get("/metrics")
-            assert response.status_code == 200
-            assert response.headers["x-credits-used"] == "0"
-            assert "x-ratelimit-limit" not in response.headers
-        paths = (await client.get("/openapi.json")).json()["paths"]
+    async def test_free_unlimited_and_outside_the_document(
+        self, tmp_path: Path, database_url: str, clock: ManualClock
+    ) -> None:
+        # a per-IP burst of 1 (§5.5): a second request without a key is limited, a scrape never is
+        settings = Settings(data_dir=tmp_path / "burst", database_url=database_url, ip_burst=1)
+        runtime = build_runtime(settings, clock)
+        transport = httpx.ASGITransport(app=create_app(runtime=runtime), client=("203.0.113.9", 50000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+            for _ in range(3):
+                response = await http.get("/metrics")
+                assert response.status_code == 200
+                assert response.headers["x-credits-used"] == "0"
+                assert "x-ratelimit-limit" not in response.headers
+            assert (await http.get("/v1/account/balance")).status_code == 401
+            assert (await http.get("/v1/account/balance")).status_code == 429
+            paths = (await http.get("/openapi.json")).json()["paths"]
+        await runtime.close()
         assert "/metrics" not in paths
 
     @pytest.mark.parametrize(
