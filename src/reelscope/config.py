@@ -36,6 +36,14 @@ class Settings(BaseSettings):
     team_max_in_flight: int | None = Field(default=None, ge=1)
     # a callback holding the event loop this long is logged with its route (kit/loop_watch.py); 0, off
     loop_held_warning_ms: int = Field(default=100, ge=0)
+    # Prometheus metrics (metrics/, ADR 0050): GET /metrics on the API (false: neither the route nor the
+    # counting), the bearer token it asks for (unset: none), the directory every process of one host
+    # records its values in (prometheus-client's multiprocess mode; unset: each process its own), and the
+    # port a `reelscope worker` serves its own /metrics on (unset: none)
+    metrics: bool = True
+    metrics_token: SecretStr | None = None
+    metrics_dir: Path | None = None
+    worker_metrics_port: int | None = Field(default=None, ge=1, le=65535)
 
     # db
     database_url: str | None = None

@@ -19,6 +19,7 @@ from reelscope.api import include_v1, operation_id
 from reelscope.config import Settings, load_settings
 from reelscope.contract import ContractHeadersMiddleware
 from reelscope.dashboard.endpoints import add_dashboard_routes
+from reelscope.kit import metrics
 from reelscope.kit.clock import Clock
 from reelscope.kit.edge import BodyRefused, EdgeGuard
 from reelscope.kit.errors import (
@@ -32,6 +33,7 @@ from reelscope.kit.logging import get_logger
 from reelscope.kit.loop_watch import LoopWatch
 from reelscope.kit.validation import api_error_of
 from reelscope.llms_txt import LLMS_FULL_URL, LLMS_URL, llms_full_txt, llms_txt
+from reelscope.metrics.endpoints import add_metrics
 from reelscope.probes import add_probe_routes
 from reelscope.reference import add_docs_routes, build_document
 from reelscope.runtime import Runtime, build_runtime
@@ -61,6 +63,7 @@ def create_app(
             if watch is not None:
                 watch.stop()
             await runtime.close()
+            metrics.forget_this_process()
 
     app = FastAPI(
         title="Reelscope — Short-Form Social Video Intelligence API",
@@ -105,6 +108,8 @@ def create_app(
 
     # /livez and /readyz beside the greeting, outside the contract (probes.py; issue 29 item 3)
     add_probe_routes(app)
+    # Prometheus /metrics and the request counting, outermost (metrics/; issue 29 item 2)
+    add_metrics(app, runtime.settings)
     include_v1(app)
     # the interactive reference beside /openapi.json, registered after /v1 so that the hot routes are
     # still matched first (ADR 0014); plain routes, outside the contract, no key needed

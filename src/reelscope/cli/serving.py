@@ -17,6 +17,15 @@ if TYPE_CHECKING:
 # --- serving ---------------------------------------------------------------------------------------
 
 
+def _record_metrics_in(settings: Settings) -> None:
+    """Before anything is counted: this process's metric values go to ``REELSCOPE_METRICS_DIR`` when it
+    is set, shared by every process of the host (kit/metrics.py)."""
+    if settings.metrics:
+        from reelscope.kit import metrics
+
+        metrics.use_directory(settings.metrics_dir)
+
+
 @app.command()
 def migrate() -> None:
     """Upgrade the database schema to the latest version."""
@@ -86,6 +95,7 @@ def serve(
     from reelscope.main import create_app
 
     settings = load_settings()
+    _record_metrics_in(settings)
     if host:
         settings.host = host
     if port:
@@ -133,6 +143,7 @@ def api(
     from reelscope.main import create_app
 
     settings = load_settings()
+    _record_metrics_in(settings)
     configure_logging(settings.log_level, json=settings.log_json)
     upgrade_to_head(settings.effective_database_url)
     uvicorn.run(
@@ -160,13 +171,20 @@ def worker(
     from reelscope.config import load_settings
     from reelscope.kit.logging import configure_logging
     from reelscope.kit.migrate import upgrade_to_head
+    from reelscope.metrics import worker_port
     from reelscope.worker.consumer import run_worker
 
     settings = load_settings()
+    _record_metrics_in(settings)
     configure_logging(settings.log_level, json=settings.log_json)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     upgrade_to_head(settings.effective_database_url)
-    run_worker(settings, periodic=periodic)
+    metrics_server = worker_port.serve(settings)
+    try:
+        run_worker(settings, periodic=periodic)
+    finally:
+        if metrics_server is not None:
+            metrics_server.shutdown()
 
 
 # --- catalog ---------------------------------------------------------------------------------------

@@ -42,12 +42,15 @@ from reelscope.collectors.base import (
 )
 from reelscope.collectors.budget import Bucket
 from reelscope.collectors.ledger import Breaker, Ledger
+from reelscope.kit import metrics
 from reelscope.kit.logging import get_logger
 from reelscope.kit.platforms import Platform
 
 log = get_logger(__name__)
 
 T = TypeVar("T")
+# the kinds a failed call is counted under: the four of the connector protocol, however a source refines them
+ERROR_KINDS = (NotFound, RateLimited, UpstreamError, Unavailable)
 
 
 def offers(connector: Connector, capability: Capability, platform: Platform | None) -> bool:
@@ -117,15 +120,19 @@ class Sources:
         return next((c for c in self.connectors if c.name == name), None)
 
     async def call(self, connector: Connector, operation: Callable[[Connector], Awaitable[T]]) -> T:
-        """One call of one source, its outcome kept in the ledger (health, circuit breaker)."""
+        """One call of one source, its outcome kept in the ledger (health, circuit breaker) and counted
+        (kit/metrics.py: ``ok`` or the connector error's kind)."""
         try:
             answer = await operation(connector)
         except NotFound:
+            metrics.COLLECTOR_CALLS.labels(connector.name, NotFound.__name__).inc()
             await self._note(connector, None)
             raise
         except ConnectorError as exc:
+            metrics.COLLECTOR_CALLS.labels(connector.name, _kind(exc)).inc()
             await self._note(connector, exc)
             raise
+        metrics.COLLECTOR_CALLS.labels(connector.name, "ok").inc()
         await self._note(connector, None)
         return answer
 
@@ -253,3 +260,8 @@ class Sources:
         return await self.first(
             capability, platform, lambda c: c.discovery_feed(platform, region, since, until)
         )
+
+
+def _kind(error: ConnectorError) -> str:
+    """The protocol's name for a connector error (a bounded label value)."""
+    return next((kind.__name__ for kind in ERROR_KINDS if isinstance(error, kind)), ConnectorError.__name__)

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
 
-from reelscope.kit import sqlite_inline
+from reelscope.kit import metrics, sqlite_inline
 from reelscope.kit.fast_reads import EngineFastReads, FastReads, SqliteFastReads
 
 NAMING_CONVENTION = {
@@ -168,6 +168,7 @@ def create_database(url: str, *, echo: bool = False) -> Database:
     else:
         kwargs.update(pool_size=20, max_overflow=20, pool_timeout=60, pool_pre_ping=True)
     engine = create_async_engine(url, **kwargs)
+    count_checkouts(engine.sync_engine, "primary")
     if is_sqlite:
         _configure_sqlite(engine, begin=_begin_through_sqlalchemy)
     _refuse_writes(engine)
@@ -190,11 +191,13 @@ def create_database(url: str, *, echo: bool = False) -> Database:
     # default READ COMMITTED, and nothing holds a WAL snapshot between a request's statements; SQLite
     # itself refuses writes on these connections (query_only), at no cost per statement
     _configure_sqlite(reader, begin=None, query_only=True)
+    count_checkouts(reader.sync_engine, "reader")
     # fails at once when the lock is taken: the loop must never wait for it
     now_writer = create_engine(
         f"sqlite:///{file}", echo=echo, connect_args={"timeout": 0, "check_same_thread": False}, pool_size=2
     )
     _configure_sqlite(now_writer, begin=_begin_on_driver)
+    count_checkouts(now_writer, "writer")
     return Database(
         engine=engine,
         read=async_sessionmaker(
@@ -210,6 +213,20 @@ def create_database(url: str, *, echo: bool = False) -> Database:
         sqlite_file=file,
         others=(reader,),
     )
+
+
+def count_checkouts(engine: Engine, pool: str) -> None:
+    """Keep ``reelscope_db_connections_in_use{pool}`` (kit/metrics.py) as connections leave and return."""
+    in_use = metrics.DB_CONNECTIONS_IN_USE
+
+    def checked_out(*_: Any) -> None:
+        in_use.labels(pool).inc()
+
+    def checked_in(*_: Any) -> None:
+        in_use.labels(pool).dec()
+
+    event.listen(engine, "checkout", checked_out)
+    event.listen(engine, "checkin", checked_in)
 
 
 def _sqlite_file(url: str) -> str | None:

@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from reelscope.kit import metrics
 from reelscope.kit.clock import Clock
 from reelscope.kit.db import Database
 from reelscope.kit.ids import new_id
@@ -287,6 +288,10 @@ async def record_one(
     )
     if not sent:
         return
+    metrics.WEBHOOK_ATTEMPTS.labels(result.outcome.value, status).inc()
+    if result.outcome is Outcome.DELIVERED:
+        lag = (at - claim.message.event_created_at).total_seconds()
+        metrics.WEBHOOK_LAG.labels(claim.message.event_type).observe(max(lag, 0.0))
     attempts.append(
         {
             "id": new_id(),

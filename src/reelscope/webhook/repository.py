@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy import ColumnElement, and_, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.models import Team, WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -115,6 +115,28 @@ async def fail_waiting(session: AsyncSession, endpoint_id: str, at: datetime, re
     return int(getattr(result, "rowcount", 0) or 0)
 
 
+def _due(now: datetime) -> tuple[ColumnElement[bool], ...]:
+    """A delivery a pump may lease now: pending, its attempt due, not leased, its endpoint active."""
+    return (
+        WebhookDelivery.status == "pending",
+        WebhookDelivery.next_attempt_at <= now,
+        or_(WebhookDelivery.lease_until.is_(None), WebhookDelivery.lease_until <= now),
+        WebhookEndpoint.status == "active",
+    )
+
+
+async def due_backlog(session: AsyncSession, now: datetime) -> tuple[int, datetime | None]:
+    """How many deliveries are due now and the earliest due time among them, over every team (metrics,
+    read at scrape time; nothing of a team is returned)."""
+    query = (
+        select(func.count(), func.min(WebhookDelivery.next_attempt_at))
+        .join(WebhookEndpoint, WebhookEndpoint.id == WebhookDelivery.endpoint_id)
+        .where(*_due(now))
+    )
+    count, oldest = (await session.execute(query)).one()
+    return int(count), oldest
+
+
 async def claim_due(
     session: AsyncSession, now: datetime, limit: int, token: str, lease_until: datetime
 ) -> list[tuple[WebhookDelivery, WebhookEndpoint]]:
@@ -122,12 +144,7 @@ async def claim_due(
     due = (
         select(WebhookDelivery.id)
         .join(WebhookEndpoint, WebhookEndpoint.id == WebhookDelivery.endpoint_id)
-        .where(
-            WebhookDelivery.status == "pending",
-            WebhookDelivery.next_attempt_at <= now,
-            or_(WebhookDelivery.lease_until.is_(None), WebhookDelivery.lease_until <= now),
-            WebhookEndpoint.status == "active",
-        )
+        .where(*_due(now))
         .order_by(WebhookDelivery.next_attempt_at)
         .limit(limit)
         .with_for_update(of=WebhookDelivery, skip_locked=True)

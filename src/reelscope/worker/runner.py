@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from reelscope.kit import metrics
 from reelscope.kit.logging import get_logger
 from reelscope.worker import registry
 from reelscope.worker.context import JobFailed, JobLost, JobRun, TaskContext
@@ -24,8 +25,10 @@ async def run_call(ctx: TaskContext, task: str, kwargs: dict[str, Any]) -> None:
     # the task boundary: a failing body is logged, never allowed to kill the worker
     except Exception as exc:
         log.error("task.failed", task=task, error_type=type(exc).__name__, exc_info=exc)
+        metrics.TASK_CALLS.labels(task, registry.lane_of(task).value, "failed").inc()
         return
     log.info("task.completed", task=task, result=result)
+    metrics.TASK_CALLS.labels(task, registry.lane_of(task).value, "ok").inc()
 
 
 async def run_job(ctx: TaskContext, job_id: str, *, lease: timedelta) -> None:
@@ -56,9 +59,11 @@ async def _attempt(ctx: TaskContext, run: JobRun) -> None:
                 if not await jobs_service.complete(session, run, result=result, now=ctx.clock.now()):
                     raise JobLost(run.id)
         log.info("job.completed", job_id=run.id, task=run.task, attempt=run.attempt)
+        _count(run, "completed")
     except JobLost:
         # the lease was reclaimed (or the window ended) while this attempt ran; its writes rolled back
         log.warning("job.lost", job_id=run.id, task=run.task, attempt=run.attempt)
+        _count(run, "lost")
     except registry.UnknownTask as exc:
         await _record_failure(ctx, run, "unknown_task", str(exc), retry=True)
     except JobFailed as exc:
@@ -77,6 +82,12 @@ async def _record_failure(ctx: TaskContext, run: JobRun, code: str, message: str
             session, run, code=code, message=message, retry=retry, now=ctx.clock.now()
         )
     log.info("job.failed", job_id=run.id, task=run.task, attempt=run.attempt, code=code, outcome=outcome)
+    _count(run, outcome)
+
+
+def _count(run: JobRun, outcome: str) -> None:
+    """An attempt's outcome: completed, retry, gave_up or lost (kit/metrics.py)."""
+    metrics.JOB_OUTCOMES.labels(run.task, registry.lane_of(run.task).value, outcome).inc()
 
 
 async def _heartbeat(ctx: TaskContext, run: JobRun, lease: timedelta) -> None:

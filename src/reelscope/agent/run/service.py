@@ -36,6 +36,7 @@ from reelscope.events import service as events_service
 from reelscope.events.catalogue import EventName
 from reelscope.kit.errors import InsufficientCredits
 from reelscope.kit.logging import get_logger
+from reelscope.kit.metrics import CREDITS_CHARGED
 from reelscope.kit.platforms import Platform
 from reelscope.llm import client as llm_client
 from reelscope.models import (
@@ -49,6 +50,7 @@ from reelscope.models import (
     AgentVideo,
     Video,
 )
+from reelscope.rate_limit.features import feature_of
 from reelscope.worker import TaskContext
 from reelscope.worker.jobs import service as jobs_service
 
@@ -56,6 +58,8 @@ log = get_logger(__name__)
 
 # the run-level secondary job's retry window (§2.6): past it the run is finalized without an analysis
 ANALYSIS_WINDOW = timedelta(hours=1)
+# the ledger's operation of a recurring agent's scheduled run, debited by the worker (§4.4)
+SCHEDULED_RUN = "agent_scheduled_run"
 
 
 async def execute(ctx: TaskContext, run_id: str, sources: Sources) -> dict[str, Any]:
@@ -127,7 +131,7 @@ async def _begin(ctx: TaskContext, session: AsyncSession, run_id: str) -> collec
                 session,
                 agent.team_id,
                 price,
-                operation="agent_scheduled_run",
+                operation=SCHEDULED_RUN,
                 reference=f"agent_run:{run.id}",
                 at=now,
             )
@@ -138,6 +142,9 @@ async def _begin(ctx: TaskContext, session: AsyncSession, run_id: str) -> collec
             await _publish_failed(session, agent, run, now)
             return {"run_id": run_id, "status": run.status, "error": "insufficient_credits"}
         run.charged_credits = price
+        # counted with the job's transaction still open: a job that then fails to commit is retried and
+        # charged once (its reference), so the count may run one debit ahead, never behind
+        CREDITS_CHARGED.labels(feature_of(SCHEDULED_RUN, ""), SCHEDULED_RUN).inc(price)
         if run.job_id is not None:
             await repository.set_job_charge(session, run.job_id, price)
     if run.status == agent_service.PENDING:

@@ -104,6 +104,33 @@ def _claimable(now: datetime) -> ColumnElement[bool]:
     )
 
 
+@dataclass(frozen=True)
+class TaskBacklog:
+    """A task's jobs waiting for a worker (claimable now) and running, and the longest wait."""
+
+    task: str
+    waiting: int
+    oldest_due_at: datetime | None
+    running: int
+
+
+async def backlog_by_task(session: AsyncSession, now: datetime) -> list[TaskBacklog]:
+    """Every task with jobs waiting (claimable now: the rule a claim applies) or running (metrics, read at
+    scrape time). Both filters lead with ``status``, on ``ix_jobs_status_next_attempt``: finished jobs
+    are never scanned."""
+    waiting = (
+        select(Job.task, func.count(), func.min(Job.next_attempt_at))
+        .where(_claimable(now))
+        .group_by(Job.task)
+    )
+    running = select(Job.task, func.count()).where(Job.status == PROCESSING).group_by(Job.task)
+    found = {task: (int(count), oldest, 0) for task, count, oldest in (await session.execute(waiting)).all()}
+    for task, count in (await session.execute(running)).all():
+        before = found.get(task, (0, None, 0))
+        found[task] = (before[0], before[1], int(count))
+    return [TaskBacklog(task, *found[task]) for task in sorted(found)]
+
+
 async def claim(
     session: AsyncSession, job_id: str, *, token: str, now: datetime, locked_until: datetime
 ) -> Job | None:
