@@ -130,7 +130,7 @@ def load(directory: Path, name: str) -> dict[str, Feed]:
     return feeds
 
 
-@dataclass
+@dataclass(eq=False)
 class Story:
     name: str
     pattern: re.Pattern[str]
@@ -144,10 +144,14 @@ class Story:
         return sum(1 for v in top if self.pattern.search(titles.get(v, ""))) >= 2
 
 
-def stories_of(directory: Path, feed: Feed) -> list[Story]:
+def stories_of(directory: Path, feed: Feed, *, any_corpus: bool = False) -> list[Story]:
+    """The feed's stories (its corpus's, without a ``control`` note); with ``any_corpus`` every story
+    of its country, whichever corpus lists it (the AMA happened in the US whichever feed shows it)."""
     found = []
     for item in json.loads((directory / "stories.json").read_text()):
-        if item["corpus"] != feed.name or item["country"].lower() != feed.country or "control" in item:
+        if item["country"].lower() != feed.country:
+            continue
+        if not any_corpus and (item["corpus"] != feed.name or "control" in item):
             continue
         found.append(
             Story(
@@ -168,6 +172,7 @@ class Reported:
     features: set[str]
     last_seen: datetime
     first_run: datetime
+    counted: str
     runs: int = 0
     stories: set[str] = field(default_factory=set)
 
@@ -180,6 +185,9 @@ def evaluate_feed(directory: Path, feed: Feed) -> dict[str, Any]:
     end = datetime.combine(feed.last_day + timedelta(days=1), datetime.min.time(), zone)
     times = trend_runs.scheduled_times(region.timezone, start, end)
     stories = stories_of(directory, feed)
+    # a trend matching no story: none of the country's stories, whichever corpus lists them
+    every_story = stories_of(directory, feed, any_corpus=True)
+    own = {s.name for s in stories}
     stamps = [p.posted_at for p in feed.posts]
     populations = trend_detection.Populations([region.code])
     reported: dict[int, Reported] = {}
@@ -194,13 +202,18 @@ def evaluate_feed(directory: Path, feed: Feed) -> dict[str, Any]:
         populations.add(CountryPost(country=feed.country, post=p) for p in feed.posts[read:upto])
         read = upto
         day = at.astimezone(zone).date()
-        live = [s for s in stories if s.first - timedelta(days=1) <= day <= s.last + timedelta(days=1)]
+        live = [s for s in every_story if s.first - timedelta(days=1) <= day <= s.last + timedelta(days=1)]
         known = {i: frozenset(r.features) for i, r in reported.items() if r.last_seen >= at - IDENTITY_MEMORY}
         for trend in trend_detection.detect_region(region.code, populations, at).trends:
             ident = match_known(trend, {str(i): k for i, k in known.items()})
             if ident is None:
                 key = len(reported)
-                reported[key] = Reported(trend.name, set(trend.feature_keys), at, at)
+                lead = trend.bursts[0]
+                counted = (
+                    f"{lead.feature.key}: {lead.recent_count} vs {lead.expected:.1f} expected "
+                    f"({lead.baseline_uses} of {lead.baseline_videos}), p {lead.chance:.0e}"
+                )
+                reported[key] = Reported(trend.name, set(trend.feature_keys), at, at, counted)
             else:
                 key = int(ident)
                 reported[key].features |= trend.feature_keys
@@ -210,7 +223,8 @@ def evaluate_feed(directory: Path, feed: Feed) -> dict[str, Any]:
             for story in live:
                 if story.matches(trend, feed.titles):
                     item.stories.add(story.name)
-                    first_hit.setdefault(story.name, at)
+                    if story.name in own:
+                        first_hit.setdefault(story.name, at)
     leads = {}
     for story in stories:
         if story.name not in first_hit:
@@ -238,7 +252,7 @@ def evaluate_feed(directory: Path, feed: Feed) -> dict[str, Any]:
         "median_lead_hours": statistics.median(leads.values()) if leads else None,
         "lead_hours": leads,
         "story_trends": sorted(f"{r.name} ({', '.join(sorted(r.stories))})" for r in reported.values() if r.stories),
-        "no_story_trends": sorted(f"{r.name} [{r.runs} runs]" for r in no_story),
+        "no_story_trends": sorted(f"{r.name} [{r.runs} runs; {r.counted}]" for r in no_story),
         "seconds": round(time.monotonic() - began, 1),
     }
 

@@ -201,7 +201,19 @@ def discoveries(chances: Sequence[float], tested: int, fdr: float) -> int:
 _MARKS = "".join(chr(c) for c in range(0x300, 0x10000) if unicodedata.category(chr(c)) in ("Mn", "Mc", "Me"))
 _TOKEN = re.compile(rf"[^\W_](?:[^\W_]|[{re.escape(_MARKS)}])*(?:'[^\W_]+)?", re.UNICODE)
 _HASHTAG_TEXT = re.compile(r"#[^\W_][\w]*", re.UNICODE)
-_EMPTY = frozenset(STOPWORDS | CALL_TO_ACTION_WORDS)
+# dates in titles ("Releasing on 17 November", "Jan 2018"): when, not what; every title of a month
+# writes its name, so months would burst at each month's turn and weekdays every week
+_CALENDAR = frozenset(
+    """
+    january february march april may june july august september october november december jan feb mar
+    apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday
+    janvier février mars avril mai juin juillet août septembre octobre novembre décembre lundi mardi
+    mercredi jeudi vendredi samedi dimanche today tonight yesterday tomorrow week weekend year 1st 2nd
+    3rd
+    """.split()
+)
+_EMPTY = frozenset(STOPWORDS | CALL_TO_ACTION_WORDS | _CALENDAR)
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th|er|e|ème)")
 
 
 def title_of(caption: str) -> tuple[str, str]:
@@ -217,7 +229,7 @@ def _tokens(text: str) -> list[str]:
 def _meaningful(word: str) -> bool:
     """A word that can stand for a subject: not a function word or call to action, not a number, and
     three letters or more (two in scripts whose syllables are letters with marks)."""
-    if word in _EMPTY or word.isdigit():
+    if word in _EMPTY or word.isdigit() or _ORDINAL.fullmatch(word):
         return False
     return len(word) >= 3 or (len(word) == 2 and not word.isascii())
 
@@ -534,6 +546,42 @@ def _count(counts: dict[str, int], keys: Sequence[str], by: int) -> None:
             counts.pop(key, None)
 
 
+def rate_change_chance(count: int, uses: int, share: float) -> float:
+    """The probability of ``count`` or more of a feature's ``count + uses`` uses falling in the recent
+    window when its rate per video did not change: the exact conditional test of two Poisson counts
+    (given their total, the recent one is Binomial(total, ``share``), ``share`` = the recent window's
+    share of the videos). Summed in log space from ``count`` up; 1.0 at or under the mean."""
+    total = count + uses
+    if count <= 0 or count <= total * share:
+        return 1.0
+    if share >= 1.0:
+        return 1.0
+    log_s, log_f = math.log(share), math.log1p(-share)
+    base = math.lgamma(total + 1)
+    log_first = base - math.lgamma(count + 1) - math.lgamma(uses + 1) + count * log_s + uses * log_f
+    # P(k + 1) / P(k) = (total − k) / (k + 1) · share / (1 − share), below 1 past the mean
+    odds = share / (1.0 - share)
+    sum_terms = term = 1.0
+    k = count
+    while k < total and term > 1e-12 * sum_terms:
+        term *= (total - k) / (k + 1) * odds
+        sum_terms += term
+        k += 1
+    return min(1.0, math.exp(log_first + math.log(sum_terms)))
+
+
+def tarone_tested(log_least: Sequence[float], fdr: float) -> float:
+    """The limit on a test's least attainable p-value for it to count as tested (Tarone; Gilbert's
+    FDR form): the smallest K with at most K tests able to reach ``fdr / K``. A feature used twice in
+    all its history cannot reach a p-value a run could report, whatever its split, so it does not
+    dilute the others' correction. ``log_least`` sorted ascending; returns log(fdr / K)."""
+    for k in range(1, len(log_least) + 1):
+        limit = math.log(fdr / k)
+        if bisect_right(log_least, limit) <= k:
+            return limit
+    return math.log(fdr / max(1, len(log_least)))
+
+
 def find_bursts(
     posts: Iterable[Post],
     now: datetime,
@@ -550,16 +598,17 @@ def find_bursts(
 
 @dataclass(frozen=True)
 class _Null:
-    """A feature's null hypothesis: its baseline uses among ``videos`` baseline videos."""
+    """A feature's null hypothesis: its rate per video is its ``uses`` among ``videos`` earlier ones."""
 
     uses: int
     videos: int
 
 
 def _null_of(windows: FeatureWindows, key: str, weekday: bool) -> _Null:
-    """The feature's baseline rate: its uses over the baseline's videos; for a numbered label ("Week 5",
+    """The feature's baseline: its uses among the baseline's videos; for a numbered label ("Week 5",
     "Ep 45") the series' uses under any number; and where the history covers it, the same hours a week
-    before when their rate is higher (weekday seasonality), read as that rate over the whole baseline."""
+    before when their rate per video is higher (weekday seasonality: a Sunday fixture is compared with
+    last Sunday, not with the week's mean)."""
     series = windows.features.series(key)
     uses = max(windows.baseline_count.get(key, 0), windows.baseline_count.get(series, 0))
     videos = windows.baseline_videos
@@ -567,38 +616,44 @@ def _null_of(windows: FeatureWindows, key: str, weekday: bool) -> _Null:
     if weekday and week_videos:
         week_uses = max(windows.week_ago_count.get(key, 0), windows.week_ago_count.get(series, 0))
         if week_uses * videos > uses * week_videos:
-            uses = round(week_uses * videos / week_videos)
+            return _Null(week_uses, week_videos)
     return _Null(uses, videos)
 
 
 def bursts_at(windows: FeatureWindows) -> list[Burst]:
     """The bursts of the run ``windows`` stands at, strongest first (the model: module docstring).
 
-    Every feature of the recent window is tested; those under ``min_count`` videos cannot be reported
-    and their p-values are not computed (Benjamini–Hochberg needs only the smallest ones and how many
-    were tested)."""
+    Every feature of the recent window is tested. A feature's least attainable p-value (all its uses in
+    the recent window) decides whether it counts among the tests (``tarone_tested``); those counted
+    are corrected together by Benjamini–Hochberg at ``fdr``."""
     params = windows.params
     if windows.now is None:
         return []
-    recent_videos = max(1, len(windows.recent_posts))
+    recent = max(1, len(windows.recent_posts))
     weekday = windows.covers_week_ago()
-    tested = len(windows.recent_videos)
-    scored: list[tuple[float, str, int, _Null]] = []
-    for key in windows.candidates:
+    log_least: list[float] = []
+    scored: list[tuple[float, float, str, int, _Null]] = []
+    for key, videos in windows.recent_videos.items():
+        null = _null_of(windows, key, weekday)
+        share = recent / (recent + null.videos)
+        least = (len(videos) + null.uses) * math.log(share)
+        log_least.append(least)
+        if key not in windows.candidates:
+            continue  # under min_count videos: tested, never reported
         count = sum(min(n, params.per_creator_cap) for n in windows.recent_creators[key].values())
         if count < params.min_count:
             continue  # one uploader's series, not a story
-        null = _null_of(windows, key, weekday)
-        # the recent window is recent_videos / baseline videos of the baseline's exposure
-        exposure = max(null.videos, 1) / recent_videos
-        chance = chance_of(count, null.uses / exposure, exposure)
+        chance = rate_change_chance(count, null.uses, share)
         if chance < 1.0:
-            scored.append((chance, key, count, null))
-    scored.sort(key=lambda item: (item[0], item[1]))
+            scored.append((chance, least, key, count, null))
+    log_least.sort()
+    limit = tarone_tested(log_least, params.fdr)
+    tested = bisect_right(log_least, limit)
+    scored = sorted((s for s in scored if s[1] <= limit), key=lambda s: (s[0], s[2]))
     found: list[Burst] = []
-    for chance, key, count, null in scored[: discoveries([c for c, *_ in scored], tested, params.fdr)]:
-        exposure = max(null.videos, 1) / recent_videos
-        expected = (null.uses + _PRIOR_USES) / exposure
+    for chance, _, key, count, null in scored[: discoveries([s[0] for s in scored], tested, params.fdr)]:
+        exposure = max(null.videos, 1) / recent
+        expected = null.uses / exposure
         ratio = (count + 1.0) / (expected + 1.0)
         if ratio < params.min_ratio:
             continue  # beyond chance, but a big feature's rise, not a breakout
@@ -692,7 +747,7 @@ def _display_name(members: Sequence[Burst], posts: Sequence[Post]) -> tuple[str,
 
     Its most specific shared words: the words of a member feature — a hashtag, a tag, a name and a
     phrase saying the same words are one candidate ('#HurricaneMilton', 'Hurricane Milton', 'hurricane
-    milton') — carried by the most of the trend's videos (to the nearest tenth), then the preferred
+    milton') — carried by at least half as many of the trend's videos as the widest, then the preferred
     kind (hashtag, tag or a title's name, sound, phrase), then the one that reads most like a name
     (capitalized words: 'Liam Payne' over 'music news'), then the more words, then the rarer before
     (the baseline's uses), then the stronger. Candidates made only of function words or calls to action
@@ -733,9 +788,13 @@ def _display_name(members: Sequence[Burst], posts: Sequence[Post]) -> tuple[str,
             return TAG
         return kind
 
-    def reach(group: list[Burst]) -> tuple[float, int]:
-        coverage = len({v for b in group for v in b.video_ids}) / total
-        return -round(coverage, 1), _NAME_PREFERENCE[kind_of(group)]
+    coverage = {id(g): len({v for b in g for v in b.video_ids}) / total for g in candidates}
+    widest = max(coverage.values())
+
+    def reach(group: list[Burst]) -> tuple[bool, int]:
+        # words on at least half as many of the trend's videos as the widest are shared words: among
+        # them the more specific name ('Meghan Markle' on 3 of 4 videos over 'Meghan' on 4)
+        return coverage[id(group)] * 2 < widest, _NAME_PREFERENCE[kind_of(group)]
 
     def reads(group: list[Burst]) -> tuple[float, int, int, float]:
         text = spelled(group).lstrip("#")
