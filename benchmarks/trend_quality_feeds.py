@@ -39,7 +39,6 @@ import os
 import re
 import statistics
 import time
-from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -251,7 +250,9 @@ def evaluate_feed(directory: Path, feed: Feed) -> dict[str, Any]:
         "no_story": round(len(no_story) / len(reported), 3) if reported else None,
         "median_lead_hours": statistics.median(leads.values()) if leads else None,
         "lead_hours": leads,
-        "story_trends": sorted(f"{r.name} ({', '.join(sorted(r.stories))})" for r in reported.values() if r.stories),
+        "story_trends": sorted(
+            f"{r.name} ({', '.join(sorted(r.stories))})" for r in reported.values() if r.stories
+        ),
         "no_story_trends": sorted(f"{r.name} [{r.runs} runs; {r.counted}]" for r in no_story),
         "seconds": round(time.monotonic() - began, 1),
     }
@@ -264,7 +265,11 @@ async def sandbox(days: int) -> dict[str, Any]:
     posts = await trend_quality.generate(
         start - trend_detection.PARAMS.recent - trend_detection.PARAMS.baseline, end
     )
-    out: dict[str, Any] = {"days": days, "videos": len(posts), "generation_seconds": round(time.monotonic() - began, 1)}
+    out: dict[str, Any] = {
+        "days": days,
+        "videos": len(posts),
+        "generation_seconds": round(time.monotonic() - began, 1),
+    }
     for seed in DEFAULT_REGIONS:
         t0 = time.monotonic()
         result = trend_quality.evaluate(TrendRegion(**seed._asdict()), posts, start, end)
@@ -292,9 +297,17 @@ def markdown(report: dict[str, Any]) -> str:
             f"| {feed} | {country.upper()} | {r['videos_per_day']} | {found} | {r['reported_trends']} | "
             f"{r['no_story']} | {r['median_lead_hours']} |"
         )
-    lines += ["", "Missed stories: " + "; ".join(
-        f"{k.rsplit('/', 1)[1].upper()} {', '.join(r['missed'])}" for k, r in report["feeds"].items() if r["missed"]
-    ) or "none", ""]
+    lines += [
+        "",
+        "Missed stories: "
+        + "; ".join(
+            f"{k.rsplit('/', 1)[1].upper()} {', '.join(r['missed'])}"
+            for k, r in report["feeds"].items()
+            if r["missed"]
+        )
+        or "none",
+        "",
+    ]
     if report.get("sandbox"):
         sb = report["sandbox"]
         lines += [

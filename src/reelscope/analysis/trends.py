@@ -125,7 +125,7 @@ class DetectionParams:
     recent: timedelta = timedelta(hours=24)
     baseline: timedelta = timedelta(days=7)
     # the false discovery rate a run controls across every feature it tests (Benjamini–Hochberg)
-    fdr: float = 0.05
+    fdr: float = 0.01
     # a trend is at least this many videos (each uploader counted up to per_creator_cap times)
     min_count: int = 3
     # one uploader's videos count at most this many times towards a feature's recent count
@@ -146,44 +146,6 @@ _DIGITS = re.compile(r"\d+")
 def series_key(key: str) -> str:
     """A numbered label's series: 'tag:week 5' and 'tag:week 6' are 'tag:week #' (episodes, weeks)."""
     return _DIGITS.sub("#", key)
-
-
-# the uses a feature's baseline is credited with beyond those seen: Jeffreys' prior for a Poisson rate,
-# the usual uninformative choice (it reads the same whatever unit the rate is counted in; ADR 0034)
-_PRIOR_USES = 0.5
-
-
-def chance_of(count: int, expected: float, windows: float) -> float:
-    """The probability that a feature expected ``expected`` times in the recent window is used ``count``
-    times or more there by chance, its baseline covering ``windows`` recent windows (ADR 0034, 0051).
-
-    Its rate is known only through the baseline's count, ``expected × windows`` uses, so the recent
-    count is Poisson with a rate that is itself uncertain: with Jeffreys' prior the rate is
-    Gamma(expected·windows + ½, windows) and the count negative binomial. Five uses in a day after a
-    silent week: 8·10⁻⁶; after a week with one: 8·10⁻⁵. Summed in log space; a count at or under the
-    mean is not unusual (1.0). ``math.lgamma`` and a geometric sum, not scipy: ten lines, checked
-    against ``scipy.stats.nbinom.sf`` (ADR 0051)."""
-    if count <= 0:
-        return 1.0
-    shape = expected * windows + _PRIOR_USES
-    recent_share = 1.0 / (windows + 1.0)
-    if count <= shape / windows:  # the negative binomial's mean
-        return 1.0
-    log_first = (
-        math.lgamma(count + shape)
-        - math.lgamma(shape)
-        - math.lgamma(count + 1)
-        + shape * math.log1p(-recent_share)
-        + count * math.log(recent_share)
-    )
-    # P(X = k + 1) / P(X = k) = (k + shape) / (k + 1) · recent_share, below 1 past the mean
-    total = term = 1.0
-    k = count
-    while term > 1e-12 * total:
-        term *= (k + shape) / (k + 1) * recent_share
-        total += term
-        k += 1
-    return min(1.0, math.exp(log_first + math.log(total)))
 
 
 def discoveries(chances: Sequence[float], tested: int, fdr: float) -> int:
@@ -778,8 +740,9 @@ def _display_name(members: Sequence[Burst], posts: Sequence[Post]) -> tuple[str,
         if named is not None:
             return _spelling(named.casefold(), posts)
         phrase = next((b.feature.label for b in group if b.feature.kind == PHRASE), None)
-        if phrase is not None:
-            return _spelling(phrase, posts)
+        hashtag = next((b.feature.label for b in group if b.feature.kind == HASHTAG), None)
+        if phrase is not None and (hashtag is None or " " in phrase):
+            return _spelling(phrase, posts)  # one word that is also a hashtag is written as the hashtag
         return min(group, key=lambda b: (_NAME_PREFERENCE[b.feature.kind], -b.score)).feature.label
 
     def kind_of(group: list[Burst]) -> str:
