@@ -37,6 +37,10 @@ def history() -> list[VideoRecord]:
         for day in range(1, 4):
             observed = datetime(2026, 11, 17 + day, 6, tzinfo=UTC)
             records.append(replace(first, feed_region="us", fetched_at=observed, views=10_000 * day**2))
+    # the week before: everyday videos of the feed, the baseline the story is measured against (ADR 0051)
+    for n in range(7 * 24):
+        posted = POSTED - timedelta(hours=n + 1)
+        records.append(replace(video(f"8{n:04d}", posted, hashtags=("daily",)), feed_region="us"))
     return records
 
 
