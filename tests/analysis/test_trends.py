@@ -156,6 +156,28 @@ class TestGrouping:
         trends = detect([*background(), *big, *small], NOW)
         assert [t.name for t in trends] == ["#Mega", "#mini"]
 
+    def test_a_generic_burst_word_does_not_bridge_two_stories(self) -> None:
+        # every video of both waves says "thing", new this day: it bursts over 50 videos, holding each
+        # wave whole, but it is what two stories share, not one story
+        waves = [
+            post(i / 2 + 0.1, tags=(tag,), caption=f"doing the {tag} thing", views=50_000)
+            for tag, count in (("glassskin", 20), ("koala", 30))
+            for i in range(count)
+        ]
+        trends = detect([*background(), *waves], NOW)
+        assert sorted((t.name, t.count_recent) for t in trends) == [("#glassskin", 20), ("#koala", 30)]
+        assert not any("phrase:thing" in t.feature_keys for t in trends)
+
+    def test_a_wider_word_of_one_story_joins_it(self) -> None:
+        # "landfall" is written on the story's 12 videos and 8 more: one story, told wider
+        story = [
+            post(i + 0.5, tags=("StormAva",), caption="storm ava landfall", views=40_000) for i in range(12)
+        ]
+        wider = [post(i + 0.7, caption="landfall footage", views=40_000) for i in range(8)]
+        [trend] = detect([*background(), *story, *wider], NOW)
+        assert {"hashtag:stormava", "phrase:landfall"} <= trend.feature_keys
+        assert trend.count_recent == 20
+
     def test_exemplars_are_by_views_descending(self) -> None:
         wave = [post(i + 0.5, tags=("wave",), views=1000 * (i + 1) ** 2) for i in range(12)]
         trend = detect([*background(), *wave], NOW)[0]

@@ -18,9 +18,10 @@ discovery rate across them (Benjamini–Hochberg at ``fdr``): among the features
 share that its baseline explains is at most ``fdr``. A feature reported must also be a breakout, not a
 big feature's modest rise (its count ``min_ratio``× its expectation), and be written by at least
 ``min_count`` videos, counting each uploader at most ``per_creator_cap`` times (one channel's series is
-not a story). Reported features that share videos are one trend (single linkage on the share of the
-smaller one's videos), so a story told in different words is one trend. The trend is named by its most
-specific shared words (``_display_name``) and its description says what was counted.
+not a story). Reported features that share videos are one trend (on the share of the smaller one's
+videos), so a story told in different words is one trend; a word that separate stories carry (two
+groups each holding a hashtag, tag, sound or name) never joins them (``_cluster``). The trend is named
+by its most specific shared words (``_display_name``) and its description says what was counted.
 
 Everything here is pure: plain records in, plain values out; no database, no clock.
 """
@@ -132,7 +133,8 @@ class DetectionParams:
     per_creator_cap: int = 2
     # a breakout, not a rise: the count is at least this many times its expectation ((c+1)/(e+1))
     min_ratio: float = 2.5
-    # two bursts are one trend when this share of the smaller one's videos also carry the other
+    # a burst joins a group of bursts when this share of the smaller one's videos also carry the other
+    # (never bridging two groups that are separate stories: ``_cluster``)
     containment: float = 0.35
     max_trends: int = 50
     # phrase sizes of the caption beyond its title, and word sizes of the title
@@ -640,25 +642,49 @@ def bursts_at(windows: FeatureWindows) -> list[Burst]:
     return found
 
 
+# the kinds of feature a person chose or a title names: a group holding one is a story of its own
+_ANCHORS = frozenset({HASHTAG, TAG, SOUND, ENTITY})
+
+
 def _cluster(bursts: Sequence[Burst], containment: float) -> list[list[Burst]]:
-    parent = list(range(len(bursts)))
+    """The trends of a run's bursts: groups of bursts telling one story.
 
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i in range(len(bursts)):
-        for j in range(i + 1, len(bursts)):
-            a, b = bursts[i].video_ids, bursts[j].video_ids
-            shared = len(a & b)
-            if shared and shared / min(len(a), len(b)) >= containment:
-                parent[root(j)] = root(i)
-    groups: dict[int, list[Burst]] = defaultdict(list)
-    for i, burst in enumerate(bursts):
-        groups[root(i)].append(burst)
-    return list(groups.values())
+    Bursts are placed narrowest first. One sharing ``containment`` of the smaller set's videos with a
+    group is part of it (another wording, a wider word for the same videos, a part of the story). One
+    holding that much of two or more groups joins them into one — the parts of one story told apart —
+    unless two of them hold a label a person chose or a title's name (hashtag, tag, sound, entity):
+    those are separate stories, and a word both carry ("thing", "hurricane" over two hurricanes) says
+    what they have in common. It never bridges them: it is left out when they hold half its videos or
+    more, and is a trend of its own otherwise."""
+    groups: list[list[Burst]] = []
+    videos: list[set[str]] = []
+    for burst in sorted(bursts, key=lambda b: (len(b.video_ids), b.feature.key)):
+        own = burst.video_ids
+        linked = [
+            i
+            for i, seen in enumerate(videos)
+            if (shared := len(own & seen)) and shared >= containment * min(len(own), len(seen))
+        ]
+        anchored = [i for i in linked if any(b.feature.kind in _ANCHORS for b in groups[i])]
+        if len(anchored) >= 2:
+            covered = own & set().union(*(videos[i] for i in anchored))
+            if 2 * len(covered) < len(own):
+                groups.append([burst])
+                videos.append(set(own))
+            continue  # what separate stories share, not a story
+        if not linked:
+            groups.append([burst])
+            videos.append(set(own))
+            continue
+        first, *rest = linked
+        groups[first].append(burst)
+        videos[first] |= own
+        for i in rest:
+            groups[first].extend(groups[i])
+            videos[first] |= videos[i]
+        groups = [g for i, g in enumerate(groups) if i not in rest]
+        videos = [v for i, v in enumerate(videos) if i not in rest]
+    return groups
 
 
 def _velocity_band(posted: Sequence[datetime], now: datetime, window: timedelta) -> str:
