@@ -202,6 +202,16 @@ class TestDedupeAndPromotion:
         assert match_known(later, {"t-1": first.feature_keys, "t-2": frozenset({"hashtag:other"})}) == "t-1"
         assert match_known(later, {"t-2": frozenset({"hashtag:other"})}) is None
 
+    def test_a_generic_word_shared_with_a_known_trend_is_not_a_sighting_of_it(self) -> None:
+        # yesterday's koala wave and today's wombat wave both say "doing the ... thing": different stories
+        def wave(tag: str) -> list[Post]:
+            return [post(i / 2 + 0.1, tags=(tag,), caption=f"doing the {tag} thing") for i in range(20)]
+
+        [koala] = detect([*background(), *wave("koala")], NOW)
+        [wombat] = detect([*background(), *wave("wombat")], NOW)
+        assert "phrase:thing" in koala.feature_keys & wombat.feature_keys
+        assert match_known(wombat, {"t-1": koala.feature_keys}) is None
+
     def test_promoted_only_when_seen_in_two_countries(self) -> None:
         us = detect([*background(), *burst("GlassSkin", 30)], NOW)
         gb = detect([*background(), *burst("glassskin", 20)], NOW)

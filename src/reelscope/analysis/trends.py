@@ -872,10 +872,16 @@ def trends_at(windows: FeatureWindows) -> list[DetectedTrend]:
 
 
 def match_known(trend: DetectedTrend, known: dict[str, frozenset[str]]) -> str | None:
-    """The id of an already-known trend of the day sharing a feature with ``trend`` (dedupe, §4.3)."""
+    """The id of an already-known trend that ``trend`` is a sighting of (dedupe, §4.3): among those
+    holding its lead feature or half its features, the one sharing most.
+
+    One shared feature is not enough: a word two stories on following days both carry ("trailer" of
+    two films, a generic title word) would give the second the first one's identity and name."""
     best: tuple[int, str] | None = None
     for trend_id, keys in known.items():
         shared = len(trend.feature_keys & keys)
+        if not (trend.key in keys or 2 * shared >= len(trend.feature_keys)):
+            continue
         if shared and (best is None or shared > best[0]):
             best = (shared, trend_id)
     return best[1] if best else None
