@@ -644,6 +644,8 @@ def bursts_at(windows: FeatureWindows) -> list[Burst]:
 
 # the kinds of feature a person chose or a title names: a group holding one is a story of its own
 _ANCHORS = frozenset({HASHTAG, TAG, SOUND, ENTITY})
+# a word is what separate stories share when two of them each make up this share of its videos
+_STORY_SHARE = 0.2
 
 
 def _cluster(bursts: Sequence[Burst], containment: float) -> list[list[Burst]]:
@@ -651,11 +653,11 @@ def _cluster(bursts: Sequence[Burst], containment: float) -> list[list[Burst]]:
 
     Bursts are placed narrowest first. One sharing ``containment`` of the smaller set's videos with a
     group is part of it (another wording, a wider word for the same videos, a part of the story). One
-    holding that much of two or more groups joins them into one — the parts of one story told apart —
-    unless two of them hold a label a person chose or a title's name (hashtag, tag, sound, entity):
-    those are separate stories, and a word both carry ("thing", "hurricane" over two hurricanes) says
-    what they have in common. It never bridges them: it is left out when they hold half its videos or
-    more, and is a trend of its own otherwise."""
+    holding that much of two or more groups joins them into one — the parts of one story told apart,
+    its word over most videos — unless two of them hold a label a person chose or a title's name
+    (hashtag, tag, sound, entity), each make up a fifth of its videos and together half of them: those
+    are separate stories, and the word they carry ("thing", "hurricane" over two hurricanes) says what
+    they have in common. It is left out, never bridging them."""
     groups: list[list[Burst]] = []
     videos: list[set[str]] = []
     for burst in sorted(bursts, key=lambda b: (len(b.video_ids), b.feature.key)):
@@ -665,12 +667,14 @@ def _cluster(bursts: Sequence[Burst], containment: float) -> list[list[Burst]]:
             for i, seen in enumerate(videos)
             if (shared := len(own & seen)) and shared >= containment * min(len(own), len(seen))
         ]
-        anchored = [i for i in linked if any(b.feature.kind in _ANCHORS for b in groups[i])]
-        if len(anchored) >= 2:
-            covered = own & set().union(*(videos[i] for i in anchored))
-            if 2 * len(covered) < len(own):
-                groups.append([burst])
-                videos.append(set(own))
+        # the stories among them that make up a good share of this burst's own videos
+        anchored = [
+            i
+            for i in linked
+            if len(own & videos[i]) >= _STORY_SHARE * len(own)
+            and any(b.feature.kind in _ANCHORS for b in groups[i])
+        ]
+        if len(anchored) >= 2 and 2 * len(own & set().union(*(videos[i] for i in anchored))) >= len(own):
             continue  # what separate stories share, not a story
         if not linked:
             groups.append([burst])
