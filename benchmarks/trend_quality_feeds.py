@@ -9,7 +9,7 @@ a video record, caption = title + description, hashtags from the text, uploader 
 the uploader); a video trending on several days is one video, at its publish time. Each country's runs
 are the scheduled ones (07:00, 13:00, 19:00 in its own zone) over the replayed days, with the windows
 kept from run to run as a ``RunSequence`` keeps them (``trend.detection``), and a trend keeps its
-identity across runs as ``trend.service.merge_run`` keeps it (a shared feature within 3 days).
+identity across runs as ``trend.service.merge_run`` keeps it (``match_known``, within 3 days).
 
 Per feed and country, as the README scores:
 
