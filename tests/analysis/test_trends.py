@@ -8,7 +8,6 @@ import random
 from collections import defaultdict
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from fractions import Fraction
 
 import pytest
 
@@ -18,12 +17,9 @@ from reelscope.analysis.trends import (
     Post,
     detect,
     discoveries,
-    dispersion_of,
     features_of,
     find_bursts,
-    least_chance,
     match_known,
-    overdispersed_chance,
     promote,
     rate_change_chance,
     series_key,
@@ -357,39 +353,6 @@ class TestChance:
         usual = [post(24 + i * 168 / 420, tags=("football",), views=5_000) for i in range(420)]
         today = [post(i * 24 / 120, tags=("football",), views=5_000) for i in range(120)]
         assert detect([*long_tail(), *usual, *today], NOW) == []
-
-    def test_an_overdispersed_rate_is_the_beta_binomial_tail(self) -> None:
-        # day-to-day variance 0.5 (mean 1) and a recent window holding a quarter of the videos: the
-        # recent share is Beta(2, 6); 6 or more of 12 uses, summed exactly
-        def beta(x: int, y: int) -> Fraction:
-            return Fraction(math.factorial(x - 1) * math.factorial(y - 1), math.factorial(x + y - 1))
-
-        tail = sum(math.comb(12, k) * beta(k + 2, 12 - k + 6) / beta(2, 6) for k in range(6, 13))
-        assert overdispersed_chance(6, 6, 0.25, 0.5) == pytest.approx(float(tail), rel=1e-9)
-        # no over-dispersion is the Poisson rate test; more of it, a likelier count
-        assert overdispersed_chance(6, 6, 0.25, 1e-9) == pytest.approx(
-            rate_change_chance(6, 6, 0.25), rel=1e-4
-        )
-        assert overdispersed_chance(6, 6, 0.25, 0.1) < overdispersed_chance(6, 6, 0.25, 0.5)
-        assert least_chance(6, 0.125, 1e-9) == pytest.approx(6 * math.log(0.125))
-
-    def test_the_dispersion_is_estimated_from_the_baselines_days(self) -> None:
-        def windows(daily: list[int]) -> FeatureWindows:
-            posts = [
-                post(24 * day + 1 + i * 0.1, tags=("bursty",) if i < uses else ())
-                for day, uses in enumerate(daily, start=1)
-                for i in range(20)
-            ]
-            found = FeatureWindows(DetectionParams())
-            found.add(posts)
-            found.advance(NOW)
-            return found
-
-        # 5 uses a day every day: no more spread than chance
-        assert dispersion_of(windows([5] * 8)) == 0.0
-        # 10 one day and none the next, in the same volume: variance 25 around a mean of 5, so
-        # (25 - 5) / 5² = 0.8 (the other videos carry no feature)
-        assert 0.4 < dispersion_of(windows([10, 0] * 4)) < 1.0
 
     def test_a_rare_tag_at_the_minimum_among_many_tags_is_not_a_trend(self) -> None:
         # a tail tag used 3 times last week reaches 5 today from 5 uploaders: among ~300 tags tested,

@@ -127,9 +127,6 @@ class DetectionParams:
     baseline: timedelta = timedelta(days=7)
     # the false discovery rate a run controls across every feature it tests (Benjamini–Hochberg)
     fdr: float = 0.01
-    # the day-to-day over-dispersion of features' rates: estimated per region from the baseline's days
-    # (``dispersion_of``) when True, none (the Poisson rate test) when False
-    overdispersed: bool = True
     # a trend is at least this many videos (each uploader counted up to per_creator_cap times)
     min_count: int = 3
     # one uploader's videos count at most this many times towards a feature's recent count
@@ -373,10 +370,6 @@ class FeatureWindows:
         """Videos in the baseline window: the exposure its counts are per."""
         return self._recent - self._head
 
-    def baseline_posts(self) -> Sequence[Post]:
-        """The posts of the baseline window, oldest first."""
-        return self._posts[self._head : self._recent]
-
     @property
     def week_ago_videos(self) -> int:
         """Videos in the same hours a week before the run (inside the baseline)."""
@@ -541,88 +534,6 @@ def rate_change_chance(count: int, uses: int, share: float) -> float:
     return min(1.0, math.exp(log_first + math.log(sum_terms)))
 
 
-def _shapes(share: float, dispersion: float) -> tuple[float, float]:
-    """The Beta shapes of the recent window's share of a feature's uses when each day's rate varies by a
-    Gamma factor of variance ``dispersion`` (mean 1): the recent window is one day's worth (shape
-    1/dispersion), the baseline as many days' as its videos are recent windows, at the same scale."""
-    recent = 1.0 / dispersion
-    return recent, recent * (1.0 - share) / share
-
-
-def least_chance(total: int, share: float, dispersion: float = 0.0) -> float:
-    """The log of the least p-value a feature used ``total`` times can reach: all its uses recent."""
-    if dispersion <= 0.0:
-        return total * math.log(share)
-    a, b = _shapes(share, dispersion)
-    return math.lgamma(a + total) + math.lgamma(a + b) - math.lgamma(a + b + total) - math.lgamma(a)
-
-
-def overdispersed_chance(count: int, uses: int, share: float, dispersion: float) -> float:
-    """``rate_change_chance`` when the feature's rate varies from day to day (negative binomial counts
-    of variance mean + ``dispersion``·mean², ADR 0051): given the total, the recent count is
-    beta-binomial — the recent share's Beta has mean ``share``, and the test tends to the binomial one
-    as ``dispersion`` goes to 0. Summed in log space from ``count`` up."""
-    if dispersion <= 0.0:
-        return rate_change_chance(count, uses, share)
-    total = count + uses
-    if count <= 0 or count <= total * share or share >= 1.0:
-        return 1.0
-    a, b = _shapes(share, dispersion)
-    log_first = (
-        math.lgamma(total + 1)
-        - math.lgamma(count + 1)
-        - math.lgamma(uses + 1)
-        + math.lgamma(count + a)
-        + math.lgamma(uses + b)
-        - math.lgamma(total + a + b)
-        + math.lgamma(a + b)
-        - math.lgamma(a)
-        - math.lgamma(b)
-    )
-    sum_terms = term = 1.0
-    k = count
-    while k < total and term > 1e-12 * sum_terms:
-        term *= (total - k) / (k + 1) * (k + a) / (total - k - 1 + b)
-        sum_terms += term
-        k += 1
-    return min(1.0, math.exp(log_first + math.log(sum_terms)))
-
-
-def dispersion_of(windows: FeatureWindows) -> float:
-    """The region's day-to-day over-dispersion of feature rates, from the baseline's whole days (method
-    of moments, pooled over features): for a feature at share ``p`` of the videos, a day of ``e``
-    videos expects ``m = p·e`` uses with variance ``m + α·m²``; α is the excess of the squared
-    deviations over the Poisson part (corrected for ``p`` being estimated), over the sum of ``m²``.
-    Features used once contribute nothing. 0 when the history holds under two days."""
-    if windows.now is None:
-        return 0.0
-    day = timedelta(days=1)
-    recent_start = windows.now - windows.params.recent
-    per_day: dict[int, int] = defaultdict(int)
-    counts: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
-    for post in windows.baseline_posts():
-        index = int((recent_start - post.posted_at) / day)
-        per_day[index] += 1
-        for key in windows.features.keys(post):
-            counts[key][index] += 1
-    whole = [d for d in per_day if recent_start - (d + 1) * day >= (windows.earliest or recent_start)]
-    if len(whole) < 2:
-        return 0.0
-    exposure = {d: per_day[d] for d in whole}
-    videos = sum(exposure.values())
-    excess = weight = 0.0
-    for by_day in counts.values():
-        uses = sum(by_day.get(d, 0) for d in whole)
-        if uses < 2:
-            continue
-        rate = uses / videos
-        for d, e in exposure.items():
-            m = rate * e
-            excess += (by_day.get(d, 0) - m) ** 2 - m * (1.0 - e / videos)
-            weight += m * m
-    return max(0.0, excess / weight) if weight else 0.0
-
-
 def tarone_tested(log_least: Sequence[float], fdr: float) -> float:
     """The limit on a test's least attainable p-value for it to count as tested (Tarone; Gilbert's
     FDR form): the smallest K with at most K tests able to reach ``fdr / K``. A feature used twice in
@@ -684,20 +595,19 @@ def bursts_at(windows: FeatureWindows) -> list[Burst]:
         return []
     recent = max(1, len(windows.recent_posts))
     weekday = windows.covers_week_ago()
-    dispersion = dispersion_of(windows) if params.overdispersed else 0.0
     log_least: list[float] = []
     scored: list[tuple[float, float, str, int, _Null]] = []
     for key, videos in windows.recent_videos.items():
         null = _null_of(windows, key, weekday)
         share = recent / (recent + null.videos)
-        least = least_chance(len(videos) + null.uses, share, dispersion)
+        least = (len(videos) + null.uses) * math.log(share)
         log_least.append(least)
         if key not in windows.candidates:
             continue  # under min_count videos: tested, never reported
         count = sum(min(n, params.per_creator_cap) for n in windows.recent_creators[key].values())
         if count < params.min_count:
             continue  # one uploader's series, not a story
-        chance = overdispersed_chance(count, null.uses, share, dispersion)
+        chance = rate_change_chance(count, null.uses, share)
         if chance < 1.0:
             scored.append((chance, least, key, count, null))
     log_least.sort()
