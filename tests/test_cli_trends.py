@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -17,12 +18,41 @@ FEED = Path(__file__).parent / "fixtures" / "ytdlp_us_trending.jsonl"  # the US 
 TREND_TABLES = ("trend_groups", "trends", "trend_rankings", "trend_readings", "trend_runs")
 
 
+def week_before(path: Path) -> Path:
+    """The feed's week before the fixture (2026-11-08..14): ten everyday videos a day, each from its own
+    channel, the history a burst is measured against (ADR 0051: no history, no rate)."""
+    first = json.loads(FEED.read_text().splitlines()[0])
+    start = datetime(2026, 11, 8, tzinfo=UTC)
+    lines = []
+    for n in range(70):
+        posted = start + timedelta(hours=n * 24 / 10)
+        lines.append(
+            {
+                **first,
+                "id": f"wk{n:09d}",
+                "title": f"Daily vlog {n}",
+                "description": "A day in my life",
+                "tags": ["vlog"],
+                "channel": f"Vlogger {n}",
+                "channel_id": f"UCweek{n:018d}",
+                "uploader_id": f"@vlogger{n}",
+                "timestamp": int(posted.timestamp()),
+                "upload_date": posted.strftime("%Y%m%d"),
+                "epoch": int((posted + timedelta(hours=6)).timestamp()),
+                "webpage_url": f"https://www.youtube.com/shorts/wk{n:09d}",
+            }
+        )
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
 @pytest.fixture
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("REELSCOPE_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.delenv("REELSCOPE_DATABASE_URL", raising=False)
-    result = CliRunner().invoke(app, ["ingest", str(FEED), "--region", "us", "--json"])
-    assert result.exit_code == 0, result.output
+    for feed in (week_before(tmp_path / "week_before.jsonl"), FEED):
+        result = CliRunner().invoke(app, ["ingest", str(feed), "--region", "us", "--json"])
+        assert result.exit_code == 0, result.output
     return tmp_path / "data"
 
 

@@ -31,9 +31,26 @@ def wave(tag: str, count: int, now: datetime, *, views: int = 50_000, platform: 
     ]
 
 
+def steady(now: datetime, days: int = 8, per_day: int = 30) -> list[Post]:
+    """A week of everyday videos before and during the run: the baseline a burst is measured against
+    (ADR 0051: a region with no history has no rate to compare with)."""
+    return [
+        Post(
+            video_id=f"steady-{next(_ids)}",
+            platform="tiktok",
+            posted_at=now - timedelta(hours=(i + 0.5) * 24 / per_day),
+            views=1_000,
+            hashtags=("daily",),
+            hashtag_labels=("daily",),
+            caption="my daily routine",
+        )
+        for i in range(days * per_day)
+    ]
+
+
 def detected(now: datetime, *waves: tuple[str, int]) -> list[DetectedTrend]:
     posts = [p for tag, count in waves for p in wave(tag, count, now)]
-    return detect(posts, now)
+    return detect([*steady(now), *posts], now)
 
 
 def snapshots(trends: Sequence[DetectedTrend], now: datetime) -> dict[str, dict[str, Any]]:

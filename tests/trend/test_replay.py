@@ -37,6 +37,10 @@ def history() -> list[VideoRecord]:
         for day in range(1, 4):
             observed = datetime(2026, 11, 17 + day, 6, tzinfo=UTC)
             records.append(replace(first, feed_region="us", fetched_at=observed, views=10_000 * day**2))
+    # the week before: everyday videos of the feed, the baseline the story is measured against (ADR 0051)
+    for n in range(7 * 24):
+        posted = POSTED - timedelta(hours=n + 1)
+        records.append(replace(video(f"8{n:04d}", posted, hashtags=("daily",)), feed_region="us"))
     return records
 
 
@@ -122,10 +126,18 @@ async def test_a_run_a_server_stored_first_is_left_as_it_is(
         assert len((await session.execute(select(TrendRun))).scalars().all()) == len(story_day)
 
 
+def _closer(posted: datetime) -> datetime:
+    """The story's n-th video posted 20 minutes after the previous one instead of an hour."""
+    return POSTED + (posted - POSTED) / 3 if posted >= POSTED else posted
+
+
 async def test_view_counts_past_32_bits_are_kept(runtime: Runtime) -> None:
     """A real video passes 2^31 views: a trend's median and its momentum readings keep the count
     (PostgreSQL's 32-bit integer refused it)."""
-    billions = [replace(r, views=r.views * 100_000) for r in history()]  # up to 9 billion views
+    # up to 9 billion views; the story's videos posted within three hours, so that every run reporting
+    # it holds all nine (a run 24 hours after the first would report the last few alone, and the row's
+    # exemplars follow its last run, ADR 0038)
+    billions = [replace(r, views=r.views * 100_000, published_at=_closer(r.published_at)) for r in history()]
     async with runtime.db.transaction() as session:
         await catalog_service.ingest(session, billions, NOW)
     plan = await planned(runtime)

@@ -1,26 +1,27 @@
 """Trend detection: what is breaking out in a region's recent videos (ARCHITECTURE §8, spec §4.3).
 
-A run looks at the videos of one region posted in the last ``recent`` window and compares every
-feature — hashtag, uploader tag (ADR 0026), sound, caption/title phrase — with its own baseline over the
-preceding ``baseline`` window. A feature bursts when its use is well above what its baseline predicts
-(a Poisson z-score and a ratio), its views rise with it, and its count is unlikely to be chance once the
-number of features tested in the run is accounted for (ADR 0034). Bursting features that share videos
-are one trend.
+The model (ADR 0051). A run at ``now`` looks at one region's videos of the last ``recent`` window (24
+hours) and, before it, a ``baseline`` window (7 days). Every *feature* of a recent video is a candidate:
+a hashtag, an uploader tag (ADR 0026), a shared sound, a word or 2–3 word phrase of the title (the
+caption's first line), a 2–3 word phrase of the rest of the caption, and a capitalised name in a title
+("Meghan Markle", an *entity*). Each feature ``f`` is used at its own rate per video of the region,
+``r_f``; a window of ``n`` videos then holds Poisson(``r_f · n``) uses of it — the region's volume, which
+varies by day and weekday, is the exposure. ``r_f`` is known only through the baseline: ``b`` uses among
+``N`` baseline videos give, under Jeffreys' prior, a Gamma(``b + ½``, ``N``) rate, so the recent count
+among ``n`` videos is negative binomial (shape ``b + ½``, success share ``n / (N + n)``) — overdispersed
+as real counts are, and the exact test of "this feature's rate has not changed" between two windows.
+Where the history covers the same hours a week before (weekday seasonality: a Sunday fixture, a Monday
+show), the rate that week-ago window shows is the null when it is higher than the week's mean.
 
-The thresholds are relative to the region's density (ADR 0027): the minimum count grows with the log of
-the region's videos per day (5 in a feed of ~150 a day, 8 from ~1,000 a day), and the z-score needed
-shrinks with it, so a story reaching 5 videos from a baseline near zero breaks out in a small national
-feed while the sandbox's ~10,000 a day keep their margin. A feature's baseline is scaled to the part of
-the baseline window the catalog actually covers (the first days of an imported history have less).
-Uploads are counted per uploader, at most ``per_creator_cap`` each: one channel's series or a
-recurring show posting many clips is not a story.
-
-A run tests thousands of features (every hashtag, tag, sound and phrase of the window), each against a
-baseline of a few uses, so some rare ones reach the minimum count by luck. ``chance_of`` is the
-probability of a count at least this high if the feature kept its baseline pace — a Poisson count whose
-rate is known only through the baseline's own count (a negative binomial) — and a burst needs it below
-``family_error / features tested`` (Bonferroni): a run reports a chance burst with probability at most
-``family_error``, however many features it looks at (ADR 0034).
+A run tests every feature of its recent window, thousands in a dense region, so it controls the false
+discovery rate across them (Benjamini–Hochberg at ``fdr``): among the features it reports, the expected
+share that its baseline explains is at most ``fdr``. A feature reported must also be a breakout, not a
+big feature's modest rise (its count ``min_ratio``× its expectation), and be written by at least
+``min_count`` videos, counting each uploader at most ``per_creator_cap`` times (one channel's series is
+not a story). Reported features that share videos are one trend (on the share of the smaller one's
+videos), so a story told in different words is one trend; a word that separate stories carry (two
+groups each holding a hashtag, tag, sound or name) never joins them (``_cluster``). The trend is named
+by its most specific shared words (``_display_name``) and its description says what was counted.
 
 Everything here is pure: plain records in, plain values out; no database, no clock.
 """
@@ -30,22 +31,23 @@ from __future__ import annotations
 import math
 import re
 import statistics
+import unicodedata
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from reelscope.analysis.text import normalize_hashtag, phrases
+from reelscope.analysis.text import CALL_TO_ACTION_WORDS, STOPWORDS, normalize_hashtag, phrases
 
 HASHTAG = "hashtag"
 TAG = "tag"
 SOUND = "sound"
 PHRASE = "phrase"
-# the order in which a trend picks its name: a hashtag reads best, then an uploader's tag, a sound, a phrase
-_NAME_PREFERENCE = {HASHTAG: 0, TAG: 1, SOUND: 2, PHRASE: 3}
-# features a person chose as labels: a trend with one of them is "tagged" (see untagged_z_factor)
-_LABELS = frozenset({HASHTAG, TAG})
+ENTITY = "entity"
+# the order in which a trend picks its name among features reaching as many of its videos: a label a
+# person chose (hashtag, tag) or a name as titles write it, then a sound, then a phrase
+_NAME_PREFERENCE = {HASHTAG: 0, TAG: 1, ENTITY: 1, SOUND: 2, PHRASE: 3}
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,7 @@ def tag_key(tag: str) -> str:
 @dataclass(frozen=True)
 class Feature:
     kind: str
-    key: str  # "hashtag:glassskin", "sound:<id>", "phrase:glass skin"
+    key: str  # "hashtag:glassskin", "sound:<id>", "phrase:glass skin", "entity:meghan markle"
     label: str
 
 
@@ -84,17 +86,21 @@ class Feature:
 class Burst:
     feature: Feature
     recent_count: int
-    expected: float
+    expected: float  # the null's mean count in the recent window
     z: float
     ratio: float
     views_ratio: float
     video_ids: frozenset[str]
-    # the probability of a count this high at the baseline's pace (``chance_of``), before correction
+    # the probability of a count this high under the feature's baseline rate (``chance_of``): its p-value
     chance: float
+    # the baseline the null comes from: the feature's uses among that many videos
+    baseline_uses: int = 0
+    baseline_videos: int = 0
 
     @property
     def score(self) -> float:
-        return self.z * (1.0 + math.log1p(self.ratio)) * (1.0 + 0.25 * math.log1p(self.views_ratio))
+        surprise = -math.log10(max(self.chance, 1e-300))
+        return surprise * (1.0 + math.log1p(self.ratio)) * (1.0 + 0.25 * math.log1p(self.views_ratio))
 
 
 @dataclass(frozen=True)
@@ -119,31 +125,21 @@ class DetectedTrend:
 class DetectionParams:
     recent: timedelta = timedelta(hours=24)
     baseline: timedelta = timedelta(days=7)
-    # the minimum count and z of a dense region; a sparser one scales both down (``for_volume``)
-    min_count: int = 8
-    min_z: float = 5.0
-    # the minimum count never goes below this, however sparse the region
-    min_count_floor: int = 4
-    # minimum count = round(volume_slope * log10(videos per day) - volume_offset), within the bounds
-    volume_slope: float = 2.5
-    volume_offset: float = 0.5
+    # the false discovery rate a run controls across every feature it tests (Benjamini–Hochberg)
+    fdr: float = 0.01
+    # a trend is at least this many videos (each uploader counted up to per_creator_cap times)
+    min_count: int = 3
     # one uploader's videos count at most this many times towards a feature's recent count
     per_creator_cap: int = 2
-    # a weekly show or fixture (NFL Sundays) expects at least this share of its use in the same hours
-    # a week before
-    weekly_weight: float = 0.5
+    # a breakout, not a rise: the count is at least this many times its expectation ((c+1)/(e+1))
     min_ratio: float = 2.5
-    min_views_ratio: float = 1.2
-    # two bursts are one trend when this share of the smaller one's videos also carry the other
+    # a burst joins a group of bursts when this share of the smaller one's videos also carry the other
+    # (never bridging two groups that are separate stories: ``_cluster``)
     containment: float = 0.35
-    # a trend with no hashtag among its features needs this many times min_z: caption phrases are far
-    # more numerous than hashtags, so chance bursts among them are too (a multiple-comparisons margin)
-    untagged_z_factor: float = 2.0
-    # the chance that a run reports any burst its baseline explains, whatever the number of features
-    # tested: each feature's chance must be under family_error / features tested (ADR 0034)
-    family_error: float = 0.05
     max_trends: int = 50
+    # phrase sizes of the caption beyond its title, and word sizes of the title
     phrase_sizes: tuple[int, ...] = (2, 3)
+    title_sizes: tuple[int, ...] = (1, 2, 3)
 
 
 _DIGITS = re.compile(r"\d+")
@@ -154,66 +150,87 @@ def series_key(key: str) -> str:
     return _DIGITS.sub("#", key)
 
 
-def min_count_for(volume_per_day: float, params: DetectionParams) -> int:
-    """The minimum recent count for a region posting ``volume_per_day`` videos a day (ADR 0027)."""
-    if volume_per_day <= 1:
-        return params.min_count_floor
-    wanted = round(params.volume_slope * math.log10(volume_per_day) - params.volume_offset)
-    return max(params.min_count_floor, min(params.min_count, wanted))
+def discoveries(chances: Sequence[float], tested: int, fdr: float) -> int:
+    """How many of the smallest p-values Benjamini–Hochberg rejects at ``fdr`` among ``tested`` tests
+    (``chances`` sorted ascending; the tests not listed have larger p-values)."""
+    found = 0
+    for rank, chance in enumerate(chances, start=1):
+        if chance <= rank * fdr / max(tested, 1):
+            found = rank
+    return found
 
 
-@dataclass(frozen=True)
-class Thresholds:
-    """The thresholds of one run, from its region's density."""
+# combining marks (Indic vowel signs, viramas, accents written apart) belong to the word they mark:
+# ``\w`` alone splits "ప్రదీప్" into pieces
+_MARKS = "".join(chr(c) for c in range(0x300, 0x10000) if unicodedata.category(chr(c)) in ("Mn", "Mc", "Me"))
+_TOKEN = re.compile(rf"[^\W_](?:[^\W_]|[{re.escape(_MARKS)}])*(?:'[^\W_]+)?", re.UNICODE)
+_HASHTAG_TEXT = re.compile(r"#[^\W_][\w]*", re.UNICODE)
+# dates in titles ("Releasing on 17 November", "Jan 2018"): when, not what; every title of a month
+# writes its name, so months would burst at each month's turn and weekdays every week
+_CALENDAR = frozenset(
+    """
+    january february march april may june july august september october november december jan feb mar
+    apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday
+    janvier février mars avril mai juin juillet août septembre octobre novembre décembre lundi mardi
+    mercredi jeudi vendredi samedi dimanche today tonight yesterday tomorrow week weekend year 1st 2nd
+    3rd
+    """.split()
+)
+_EMPTY = frozenset(STOPWORDS | CALL_TO_ACTION_WORDS | _CALENDAR)
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th|er|e|ème)")
 
-    min_count: int
-    min_z: float
-    volume_per_day: float
+
+def title_of(caption: str) -> tuple[str, str]:
+    """The caption's first non-empty line (a video's title, a post's hook) and the rest."""
+    head, _, rest = caption.strip().partition("\n")
+    return head, rest
 
 
-def thresholds_for(volume_per_day: float, params: DetectionParams) -> Thresholds:
-    """A sparse region's minimum count is lower; its z threshold falls in proportion, so a feature at
-    the minimum count from a baseline near zero passes in any region, as it does in a dense one."""
-    count = min_count_for(volume_per_day, params)
-    return Thresholds(count, params.min_z * count / params.min_count, volume_per_day)
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(_HASHTAG_TEXT.sub(" ", text))
 
 
-# the uses a feature's baseline is credited with beyond those seen: Jeffreys' prior for a Poisson rate,
-# the usual uninformative choice (it reads the same whatever unit the rate is counted in; ADR 0034)
-_PRIOR_USES = 0.5
+def _meaningful(word: str) -> bool:
+    """A word that can stand for a subject: not a function word or call to action, not a number, and
+    three letters or more (two in scripts whose syllables are letters with marks)."""
+    if word in _EMPTY or word.isdigit() or _ORDINAL.fullmatch(word):
+        return False
+    return len(word) >= 3 or (len(word) == 2 and not word.isascii())
 
 
-def chance_of(count: int, expected: float, windows: float) -> float:
-    """The probability that a feature expected ``expected`` times in the recent window is used ``count``
-    times or more there by chance, its baseline covering ``windows`` recent windows (ADR 0034).
+def title_grams(title: str, sizes: Sequence[int]) -> set[str]:
+    """The title's words and phrases (case-folded): a word that means something, or a run of 2–3
+    words with a meaningful word at each end and no call to action."""
+    words = [w.casefold() for w in _tokens(title)]
+    found: set[str] = set()
+    for size in sizes:
+        for start in range(len(words) - size + 1):
+            gram = words[start : start + size]
+            if not (_meaningful(gram[0]) and _meaningful(gram[-1])):
+                continue
+            if any(w in CALL_TO_ACTION_WORDS for w in gram):
+                continue
+            found.add(" ".join(gram))
+    return found
 
-    Its pace is known only through the baseline's count, ``expected × windows`` uses, so the recent
-    count is Poisson with a rate that is itself uncertain: with Jeffreys' prior (half a use more than
-    seen: a feature never seen is credited with half a use among the baseline's videos, a floor per
-    video that follows the region's density) the rate is Gamma(expected·windows + ½, windows) and the
-    count negative binomial. Five uses in a day after a silent week: 8·10⁻⁶; after a week with one: 8·10⁻⁵.
-    Summed in log space; a count at or under the mean is not unusual (1.0)."""
-    if count <= 0:
-        return 1.0
-    shape = expected * windows + _PRIOR_USES
-    recent_share = 1.0 / (windows + 1.0)
-    if count <= shape / windows:  # the negative binomial's mean
-        return 1.0
-    log_first = (
-        math.lgamma(count + shape)
-        - math.lgamma(shape)
-        - math.lgamma(count + 1)
-        + shape * math.log1p(-recent_share)
-        + count * math.log(recent_share)
-    )
-    # P(X = k + 1) / P(X = k) = (k + shape) / (k + 1) · recent_share, below 1 past the mean
-    total = term = 1.0
-    k = count
-    while term > 1e-12 * total:
-        term *= (k + shape) / (k + 1) * recent_share
-        total += term
-        k += 1
-    return min(1.0, math.exp(log_first + math.log(total)))
+
+def title_names(title: str) -> list[str]:
+    """Runs of 2–4 capitalised words in a title, as written ('Meghan Markle', 'Prince Harry'): names.
+    A title in Title Case capitalises every word, so it says nothing about names and gives none."""
+    words = _tokens(title)
+    cased = [w for w in words if w[:1].isalpha() and w[:1].upper() != w[:1].lower()]
+    if not cased or sum(w[:1].isupper() for w in cased) / len(cased) > 0.75:
+        return []
+    names: list[str] = []
+    run: list[str] = []
+    for word in [*words, ""]:
+        if word[:1].isupper() and word.casefold() not in _EMPTY:
+            run.append(word)
+            continue
+        if len(run) >= 2:
+            names.append(" ".join(run[:4]))
+        run = []
+    return names
 
 
 def features_of(post: Post, params: DetectionParams) -> list[Feature]:
@@ -232,9 +249,17 @@ def features_of(post: Post, params: DetectionParams) -> list[Feature]:
     if post.sound_id and not post.sound_is_original:
         key = f"{SOUND}:{post.sound_id}"
         found[key] = Feature(SOUND, key, post.sound_title or "an unnamed sound")
-    for phrase in phrases(post.caption, sizes=params.phrase_sizes):
+    title, rest = title_of(post.caption)
+    for name in title_names(title):
+        key = f"{ENTITY}:{name.casefold()}"
+        found.setdefault(key, Feature(ENTITY, key, name))
+    for gram in title_grams(title, params.title_sizes):
+        key = f"{PHRASE}:{gram}"
+        found[key] = Feature(PHRASE, key, gram)
+    for phrase in phrases(rest, sizes=params.phrase_sizes):
         key = f"{PHRASE}:{phrase}"
-        found[key] = Feature(PHRASE, key, phrase)
+        if key not in found and not CALL_TO_ACTION_WORDS.intersection(phrase.split()):
+            found[key] = Feature(PHRASE, key, phrase)
     return list(found.values())
 
 
@@ -324,7 +349,7 @@ class FeatureWindows:
         self.baseline_count: dict[str, int] = {}
         self.baseline_views: dict[str, int] = {}
         self.week_ago_count: dict[str, int] = {}
-        # keys used by at least min_count_floor recent videos: the only ones a run can report
+        # keys used by at least min_count recent videos: the only ones a run can report
         self.candidates: set[str] = set()
 
     def __len__(self) -> int:
@@ -339,6 +364,24 @@ class FeatureWindows:
     def earliest(self) -> datetime | None:
         """The oldest post of the baseline window."""
         return self._times[self._head] if self._head < self._recent else None
+
+    @property
+    def baseline_videos(self) -> int:
+        """Videos in the baseline window: the exposure its counts are per."""
+        return self._recent - self._head
+
+    @property
+    def week_ago_videos(self) -> int:
+        """Videos in the same hours a week before the run (inside the baseline)."""
+        return self._week_end - self._week_start
+
+    def covers_week_ago(self) -> bool:
+        """Whether the history reaches back over the same hours a week before (within a quarter of
+        the recent window): only then is the week-ago window a weekday's pace."""
+        earliest = self.earliest
+        if earliest is None or self.now is None:
+            return False
+        return earliest <= self.now - timedelta(days=7) - self.params.recent * 0.75
 
     def add(self, posts: Iterable[Post]) -> None:
         self._pending.extend(posts)
@@ -415,7 +458,7 @@ class FeatureWindows:
         video_id, views = post.video_id, post.views
         uploader = post.creator_id or video_id
         self.recent_posts[video_id] = post
-        floor = self.params.min_count_floor
+        floor = self.params.min_count
         all_videos, all_creators, all_views = self.recent_videos, self.recent_creators, self.recent_views
         for feature in self.features(post):
             key = feature.key
@@ -436,7 +479,7 @@ class FeatureWindows:
         video_id, views = post.video_id, post.views
         uploader = post.creator_id or video_id
         del self.recent_posts[video_id]
-        floor = self.params.min_count_floor
+        floor = self.params.min_count
         all_videos, all_creators, all_views = self.recent_videos, self.recent_creators, self.recent_views
         for key in self.features.keys(post):
             videos = all_videos[key]
@@ -467,99 +510,185 @@ def _count(counts: dict[str, int], keys: Sequence[str], by: int) -> None:
             counts.pop(key, None)
 
 
+def rate_change_chance(count: int, uses: int, share: float) -> float:
+    """The probability of ``count`` or more of a feature's ``count + uses`` uses falling in the recent
+    window when its rate per video did not change: the exact conditional test of two Poisson counts
+    (given their total, the recent one is Binomial(total, ``share``), ``share`` = the recent window's
+    share of the videos). Summed in log space from ``count`` up; 1.0 at or under the mean."""
+    total = count + uses
+    if count <= 0 or count <= total * share:
+        return 1.0
+    if share >= 1.0:
+        return 1.0
+    log_s, log_f = math.log(share), math.log1p(-share)
+    base = math.lgamma(total + 1)
+    log_first = base - math.lgamma(count + 1) - math.lgamma(uses + 1) + count * log_s + uses * log_f
+    # P(k + 1) / P(k) = (total − k) / (k + 1) · share / (1 − share), below 1 past the mean
+    odds = share / (1.0 - share)
+    sum_terms = term = 1.0
+    k = count
+    while k < total and term > 1e-12 * sum_terms:
+        term *= (total - k) / (k + 1) * odds
+        sum_terms += term
+        k += 1
+    return min(1.0, math.exp(log_first + math.log(sum_terms)))
+
+
+def tarone_tested(log_least: Sequence[float], fdr: float) -> float:
+    """The limit on a test's least attainable p-value for it to count as tested (Tarone; Gilbert's
+    FDR form): the smallest K with at most K tests able to reach ``fdr / K``. A feature used twice in
+    all its history cannot reach a p-value a run could report, whatever its split, so it does not
+    dilute the others' correction. ``log_least`` sorted ascending; returns log(fdr / K)."""
+    for k in range(1, len(log_least) + 1):
+        limit = math.log(fdr / k)
+        if bisect_right(log_least, limit) <= k:
+            return limit
+    return math.log(fdr / max(1, len(log_least)))
+
+
 def find_bursts(
     posts: Iterable[Post],
     now: datetime,
     params: DetectionParams,
-    thresholds: Thresholds | None = None,
     features: FeatureMemo | None = None,
 ) -> list[Burst]:
-    """Features whose recent use and views are far above their own baseline, strongest first (one run
+    """Features whose recent use is beyond what their own baseline explains, strongest first (one run
     over ``posts``; ``bursts_at`` for a sequence of runs)."""
     windows = FeatureWindows(params, features)
     windows.add(posts)
     windows.advance(now)
-    return bursts_at(windows, thresholds)
+    return bursts_at(windows)
 
 
-def bursts_at(windows: FeatureWindows, thresholds: Thresholds | None = None) -> list[Burst]:
-    """The bursts of the run ``windows`` stands at, strongest first.
+@dataclass(frozen=True)
+class _Null:
+    """A feature's null hypothesis: its rate per video is its ``uses`` among ``videos`` earlier ones."""
 
-    Without ``thresholds`` they come from the region's own volume: its videos in the recent window."""
+    uses: int
+    videos: int
+
+
+def _null_of(windows: FeatureWindows, key: str, weekday: bool) -> _Null:
+    """The feature's baseline: its uses among the baseline's videos; for a numbered label ("Week 5",
+    "Ep 45") the series' uses under any number; and where the history covers it, the same hours a week
+    before when their rate per video is higher (weekday seasonality: a Sunday fixture is compared with
+    last Sunday, not with the week's mean)."""
+    series = windows.features.series(key)
+    uses = max(windows.baseline_count.get(key, 0), windows.baseline_count.get(series, 0))
+    videos = windows.baseline_videos
+    week_videos = windows.week_ago_videos
+    if weekday and week_videos:
+        week_uses = max(windows.week_ago_count.get(key, 0), windows.week_ago_count.get(series, 0))
+        if week_uses * videos > uses * week_videos:
+            return _Null(week_uses, week_videos)
+    return _Null(uses, videos)
+
+
+def bursts_at(windows: FeatureWindows) -> list[Burst]:
+    """The bursts of the run ``windows`` stands at, strongest first (the model: module docstring).
+
+    Every feature of the recent window is tested. A feature's least attainable p-value (all its uses in
+    the recent window) decides whether it counts among the tests (``tarone_tested``); those counted
+    are corrected together by Benjamini–Hochberg at ``fdr``."""
     params = windows.params
     if windows.now is None:
         return []
-    if thresholds is None:
-        thresholds = thresholds_for(len(windows.recent_posts) / (params.recent / timedelta(days=1)), params)
-    recent_start = windows.now - params.recent
-    # the baseline is the part of its window the posts cover (a history imported a few days ago has
-    # less than a week); under one recent window it counts as one
-    earliest = windows.earliest
-    covered = recent_start - earliest if earliest is not None else params.baseline
-    scale = params.recent / max(covered, params.recent)
-    # every feature of the window is tested, reported or not (Bonferroni over the run's features)
-    chance_limit = params.family_error / max(1, len(windows.recent_videos))
-    baseline_count, week_ago_count = windows.baseline_count, windows.week_ago_count
-
-    found: list[Burst] = []
-    for key in windows.candidates:
-        videos = windows.recent_videos[key]
-        if len(videos) < thresholds.min_count:
-            continue
+    recent = max(1, len(windows.recent_posts))
+    weekday = windows.covers_week_ago()
+    log_least: list[float] = []
+    scored: list[tuple[float, float, str, int, _Null]] = []
+    for key, videos in windows.recent_videos.items():
+        null = _null_of(windows, key, weekday)
+        share = recent / (recent + null.videos)
+        least = (len(videos) + null.uses) * math.log(share)
+        log_least.append(least)
+        if key not in windows.candidates:
+            continue  # under min_count videos: tested, never reported
         count = sum(min(n, params.per_creator_cap) for n in windows.recent_creators[key].values())
-        if count < thresholds.min_count:
+        if count < params.min_count:
             continue  # one uploader's series, not a story
-        # the feature's own baseline: its mean pace, its use a week before (weekly shows), and for a
-        # numbered label ("Week 5", "Ep 45") the series' use under any number
-        series = windows.features.series(key)
-        expected = max(
-            max(baseline_count.get(key, 0), baseline_count.get(series, 0)) * scale,
-            max(week_ago_count.get(key, 0), week_ago_count.get(series, 0)) * params.weekly_weight,
-        )
-        z = (count - expected) / math.sqrt(expected + 1.0)
+        chance = rate_change_chance(count, null.uses, share)
+        if chance < 1.0:
+            scored.append((chance, least, key, count, null))
+    log_least.sort()
+    limit = tarone_tested(log_least, params.fdr)
+    tested = bisect_right(log_least, limit)
+    scored = sorted((s for s in scored if s[1] <= limit), key=lambda s: (s[0], s[2]))
+    found: list[Burst] = []
+    for chance, _, key, count, null in scored[: discoveries([s[0] for s in scored], tested, params.fdr)]:
+        exposure = max(null.videos, 1) / recent
+        expected = null.uses / exposure
         ratio = (count + 1.0) / (expected + 1.0)
-        views_ratio = (windows.recent_views[key] + 1.0) / (windows.baseline_views.get(key, 0) * scale + 1.0)
-        if z < thresholds.min_z or ratio < params.min_ratio or views_ratio < params.min_views_ratio:
-            continue
-        # an expectation from the weekly or series rule counts as that many baseline uses
-        chance = chance_of(count, expected, 1.0 / scale)
-        if chance > chance_limit:
-            continue  # one of the many rare features that reach this count by luck on some day
+        if ratio < params.min_ratio:
+            continue  # beyond chance, but a big feature's rise, not a breakout
+        views_ratio = (windows.recent_views[key] + 1.0) / (
+            windows.baseline_views.get(key, 0) / exposure + 1.0
+        )
         found.append(
             Burst(
                 feature=windows.labels[key],
-                recent_count=len(videos),
+                recent_count=len(windows.recent_videos[key]),
                 expected=expected,
-                z=z,
+                z=(count - expected) / math.sqrt(expected + 1.0),
                 ratio=ratio,
                 views_ratio=views_ratio,
-                video_ids=frozenset(videos),
+                video_ids=frozenset(windows.recent_videos[key]),
                 chance=chance,
+                baseline_uses=null.uses,
+                baseline_videos=null.videos,
             )
         )
     found.sort(key=lambda b: (-b.score, b.feature.key))
     return found
 
 
+# the kinds of feature a person chose or a title names: a group holding one is a story of its own
+_ANCHORS = frozenset({HASHTAG, TAG, SOUND, ENTITY})
+# a word is what separate stories share when two of them each make up this share of its videos
+_STORY_SHARE = 0.2
+
+
 def _cluster(bursts: Sequence[Burst], containment: float) -> list[list[Burst]]:
-    parent = list(range(len(bursts)))
+    """The trends of a run's bursts: groups of bursts telling one story.
 
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i in range(len(bursts)):
-        for j in range(i + 1, len(bursts)):
-            a, b = bursts[i].video_ids, bursts[j].video_ids
-            shared = len(a & b)
-            if shared and shared / min(len(a), len(b)) >= containment:
-                parent[root(j)] = root(i)
-    groups: dict[int, list[Burst]] = defaultdict(list)
-    for i, burst in enumerate(bursts):
-        groups[root(i)].append(burst)
-    return list(groups.values())
+    Bursts are placed narrowest first. One sharing ``containment`` of the smaller set's videos with a
+    group is part of it (another wording, a wider word for the same videos, a part of the story). One
+    holding that much of two or more groups joins them into one — the parts of one story told apart,
+    its word over most videos — unless two of them hold a label a person chose or a title's name
+    (hashtag, tag, sound, entity), each make up a fifth of its videos and together half of them: those
+    are separate stories, and the word they carry ("thing", "hurricane" over two hurricanes) says what
+    they have in common. It is left out, never bridging them."""
+    groups: list[list[Burst]] = []
+    videos: list[set[str]] = []
+    for burst in sorted(bursts, key=lambda b: (len(b.video_ids), b.feature.key)):
+        own = burst.video_ids
+        linked = [
+            i
+            for i, seen in enumerate(videos)
+            if (shared := len(own & seen)) and shared >= containment * min(len(own), len(seen))
+        ]
+        # the stories among them that make up a good share of this burst's own videos
+        anchored = [
+            i
+            for i in linked
+            if len(own & videos[i]) >= _STORY_SHARE * len(own)
+            and any(b.feature.kind in _ANCHORS for b in groups[i])
+        ]
+        if len(anchored) >= 2 and 2 * len(own & set().union(*(videos[i] for i in anchored))) >= len(own):
+            continue  # what separate stories share, not a story
+        if not linked:
+            groups.append([burst])
+            videos.append(set(own))
+            continue
+        first, *rest = linked
+        groups[first].append(burst)
+        videos[first] |= own
+        for i in rest:
+            groups[first].extend(groups[i])
+            videos[first] |= videos[i]
+        groups = [g for i, g in enumerate(groups) if i not in rest]
+        videos = [v for i, v in enumerate(videos) if i not in rest]
+    return groups
 
 
 def _velocity_band(posted: Sequence[datetime], now: datetime, window: timedelta) -> str:
@@ -576,12 +705,23 @@ def _velocity_band(posted: Sequence[datetime], now: datetime, window: timedelta)
     return "sustained"
 
 
-def _describe(name: str, members: Sequence[Burst], count: int, ratio: float, window: timedelta) -> str:
-    others = [b.feature.label for b in members if b.feature.label != name][:3]
+def _describe(name: str, members: Sequence[Burst], posts: Sequence[Post], window: timedelta) -> str:
+    """What was counted: the videos, since when, and the baseline they are measured against."""
+    lead = members[0]
     hours = int(window.total_seconds() // 3600)
-    text = f"{count} videos around {name} in the last {hours} hours, {ratio:.0f}x their usual pace"
+    since = min(p.posted_at for p in posts).strftime("%Y-%m-%d %H:%M UTC")
+    baseline = (
+        f"{lead.baseline_uses} of the {lead.baseline_videos} videos before"
+        if lead.baseline_videos
+        else "no history before"
+    )
+    text = (
+        f"{len(posts)} videos on {name} in the last {hours} hours, the first at {since}; "
+        f"{lead.expected:.1f} expected at its usual rate ({baseline})"
+    )
+    others = [b.feature.label for b in members if _compact(b.feature.label) != _compact(name)][:3]
     if others:
-        text += "; often with " + ", ".join(others)
+        text += "; also written " + ", ".join(others)
     return text + "."
 
 
@@ -589,19 +729,28 @@ def _compact(text: str) -> str:
     return "".join(ch for ch in text.casefold() if ch.isalnum())
 
 
-def _display_name(members: Sequence[Burst], posts: Sequence[Post]) -> tuple[str, str]:
-    """The name a person would give the story and the kind of feature that names it (ADR 0027).
+def _says_something(label: str) -> bool:
+    """A name must carry a subject: not only function words, calls to action and numbers."""
+    return any(_meaningful(w.casefold()) for w in _tokens(label.lstrip("#"))) or not _tokens(label)
 
-    The words of a member feature — a hashtag, a tag and a phrase saying the same words are one name
-    ('#HurricaneMilton', 'Hurricane Milton', 'hurricane milton') — carried by the most of the trend's
-    videos (to the nearest tenth), then the preferred kind (hashtag, tag, sound, phrase), then the
-    one that reads most like a name (capitalized words: 'Liam Payne' over 'music news'), then the
-    longer, then the stronger. Spelled as an uploader's tag writes it when one has spaces, else as
-    the captions and titles write a phrase, else as the hashtag or sound is labelled."""
+
+def _display_name(members: Sequence[Burst], posts: Sequence[Post]) -> tuple[str, str]:
+    """The name a person would give the story and the kind of feature that names it (ADR 0027, 0051).
+
+    Its most specific shared words: the words of a member feature — a hashtag, a tag, a name and a
+    phrase saying the same words are one candidate ('#HurricaneMilton', 'Hurricane Milton', 'hurricane
+    milton') — carried by at least half as many of the trend's videos as the widest, then the preferred
+    kind (hashtag, tag or a title's name, sound, phrase), then the one that reads most like a name
+    (capitalized words: 'Liam Payne' over 'music news'), then the more words, then the rarer before
+    (the baseline's uses), then the stronger. Candidates made only of function words or calls to action
+    never name a trend while another is there. Spelled as an uploader's tag writes it when one has
+    spaces, else as the captions and titles write a phrase, else as the hashtag or sound is labelled."""
     total = max(1, len({v for b in members for v in b.video_ids}))
     groups: dict[str, list[Burst]] = defaultdict(list)
     for burst in members:
         groups[_compact(burst.feature.label)].append(burst)
+    meaningful = [g for g in groups.values() if _says_something(g[0].feature.label)]
+    candidates = meaningful or list(groups.values())
 
     # the uploaders' own tags on the trend's videos, bursting or not: a phrase an uploader also wrote
     # as a tag is a label a person chose ('Squid Game'), spelled as they wrote it
@@ -617,9 +766,13 @@ def _display_name(members: Sequence[Burst], posts: Sequence[Post]) -> tuple[str,
         key = _compact(group[0].feature.label)
         if " " in written.get(key, ""):
             return written[key]
+        named = next((b.feature.label for b in group if b.feature.kind == ENTITY), None)
+        if named is not None:
+            return _spelling(named.casefold(), posts)
         phrase = next((b.feature.label for b in group if b.feature.kind == PHRASE), None)
-        if phrase is not None:
-            return _spelling(phrase, posts)
+        hashtag = next((b.feature.label for b in group if b.feature.kind == HASHTAG), None)
+        if phrase is not None and (hashtag is None or " " in phrase):
+            return _spelling(phrase, posts)  # one word that is also a hashtag is written as the hashtag
         return min(group, key=lambda b: (_NAME_PREFERENCE[b.feature.kind], -b.score)).feature.label
 
     def kind_of(group: list[Burst]) -> str:
@@ -628,22 +781,28 @@ def _display_name(members: Sequence[Burst], posts: Sequence[Post]) -> tuple[str,
             return TAG
         return kind
 
-    def reach(group: list[Burst]) -> tuple[float, int]:
-        coverage = len({v for b in group for v in b.video_ids}) / total
-        return -round(coverage, 1), _NAME_PREFERENCE[kind_of(group)]
+    coverage = {id(g): len({v for b in g for v in b.video_ids}) / total for g in candidates}
+    widest = max(coverage.values())
 
-    def reads(group: list[Burst]) -> tuple[float, int, float]:
+    def reach(group: list[Burst]) -> tuple[bool, int]:
+        # words on at least half as many of the trend's videos as the widest are shared words: among
+        # them the more specific name ('Meghan Markle' on 3 of 4 videos over 'Meghan' on 4)
+        return coverage[id(group)] * 2 < widest, _NAME_PREFERENCE[kind_of(group)]
+
+    def reads(group: list[Burst]) -> tuple[float, int, int, float]:
         text = spelled(group).lstrip("#")
         words = text.split() or [text]
         capitals = sum(w[:1].isupper() for w in words) / len(words)
-        return -capitals, -len(words), -max(b.score for b in group)
+        rarity = min(b.baseline_uses for b in group)
+        return -capitals, -len(words), rarity, -max(b.score for b in group)
 
     # the spelling scans the captions: only the groups that reach the most videos in the preferred kind
     # are spelled, to choose among them
-    reaches = {id(group): reach(group) for group in groups.values()}
+    reaches = {id(group): reach(group) for group in candidates}
     most = min(reaches.values())
-    best = min((g for g in groups.values() if reaches[id(g)] == most), key=reads)
-    return spelled(best), kind_of(best)
+    best = min((g for g in candidates if reaches[id(g)] == most), key=reads)
+    kind = kind_of(best)
+    return spelled(best), PHRASE if kind == ENTITY else kind
 
 
 def _spelling(phrase: str, posts: Sequence[Post]) -> str:
@@ -679,17 +838,12 @@ def trends_at(windows: FeatureWindows) -> list[DetectedTrend]:
     params, now = windows.params, windows.now
     if now is None:
         return []
-    volume = len(windows.recent_posts) / (params.recent / timedelta(days=1))
-    thresholds = thresholds_for(volume, params)
-    bursts = bursts_at(windows, thresholds)
+    bursts = bursts_at(windows)
     by_id = windows.recent_posts
     trends: list[DetectedTrend] = []
     for members in _cluster(bursts, params.containment):
         members.sort(key=lambda b: (-b.score, b.feature.key))
         lead = members[0]
-        tagged = any(b.feature.kind in _LABELS for b in members)
-        if not tagged and lead.z < thresholds.min_z * params.untagged_z_factor:
-            continue
         videos = sorted(
             {v for b in members for v in b.video_ids},
             key=lambda v: (-by_id[v].views, v),
@@ -704,7 +858,7 @@ def trends_at(windows: FeatureWindows) -> list[DetectedTrend]:
                 key=lead.feature.key,
                 feature_keys=frozenset(b.feature.key for b in members),
                 name=name,
-                description=_describe(name, members, len(videos), lead.ratio, params.recent),
+                description=_describe(name, members, member_posts, params.recent),
                 trend_type=trend_type,
                 score=sum(b.score for b in members[:3]),
                 z=lead.z,
@@ -722,10 +876,16 @@ def trends_at(windows: FeatureWindows) -> list[DetectedTrend]:
 
 
 def match_known(trend: DetectedTrend, known: dict[str, frozenset[str]]) -> str | None:
-    """The id of an already-known trend of the day sharing a feature with ``trend`` (dedupe, §4.3)."""
+    """The id of an already-known trend that ``trend`` is a sighting of (dedupe, §4.3): among those
+    holding its lead feature or half its features, the one sharing most.
+
+    One shared feature is not enough: a word two stories on following days both carry ("trailer" of
+    two films, a generic title word) would give the second the first one's identity and name."""
     best: tuple[int, str] | None = None
     for trend_id, keys in known.items():
         shared = len(trend.feature_keys & keys)
+        if not (trend.key in keys or 2 * shared >= len(trend.feature_keys)):
+            continue
         if shared and (best is None or shared > best[0]):
             best = (shared, trend_id)
     return best[1] if best else None
