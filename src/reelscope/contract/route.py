@@ -189,7 +189,8 @@ class ContractRoute(APIRoute):
             # beyond the spec: a key's daily spending cap refuses before any work, as a balance too low
             # does; the debit's conditional update still decides (billing/service.py, ADR 0047)
             over_cap = None if caller.daily_cap is None else caller.daily_cap.refusal(call.quoted, now)
-            if over_cap is not None or caller.balance < call.quoted:
+            validated = over_cap is not None or caller.balance < call.quoted
+            if validated:
                 # §7, §8.1: bad input is a 400 whatever the balance, and counted (a 402 is not); so a
                 # request its price may refuse is validated first, without work, as a dry run is. One
                 # the balance covers (every fast path) is validated once, by its endpoint
@@ -209,7 +210,12 @@ class ContractRoute(APIRoute):
                         workers = None if on_loop else runtime.read_workers
                         return await _read_then_debit(request, runtime, call, inner, caller, now, workers)
                     return await _in_one_transaction(request, runtime, call, inner, caller, now)
-            except (PaymentRefused, rate_limit_service.TeamBusy):
+            except (PaymentRefused, rate_limit_service.TeamBusy) as refusal:
+                if isinstance(refusal, rate_limit_service.TeamBusy) and not validated:
+                    # §7: bad input is a 400 and free, whatever else would refuse it, the team's places
+                    # in flight too. Validated only once refused (as a dry run is: a parse, no work, no
+                    # place taken), so a request that gets a place is still validated once
+                    await dry_run.validate(request, call, inner, check)
                 # §8.1: a 402 does not count against the rate limit; nor does a request refused for
                 # its team's requests in flight, which changes nothing
                 if await runtime.limiter.release(ticket):
