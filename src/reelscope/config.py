@@ -149,6 +149,9 @@ class Settings(BaseSettings):
     # a tracked item's snapshots taken longer ago than this go, except its newest (the §8.3 snapshot list
     # shows at most 365; a daily cycle makes a year of them)
     retain_tracking_snapshots_days: int = Field(default=365, ge=1)
+    # a deleted agent's rows (runs, links, analytics, changes, activity, events, its finished jobs and
+    # schedule, then the agent itself) go this many days after its deletion; catalog rows never
+    retain_deleted_agents_days: int = Field(default=30, ge=1)
 
     @field_validator(
         "youtube_base_url",

@@ -108,6 +108,30 @@ class TestTeamMaxInFlight:
         assert response.status_code == 200
         assert int(response.headers["X-RateLimit-Remaining"]) == counted_before - 1
 
+    async def test_bad_input_at_the_cap_is_400_not_429(
+        self, client: httpx.AsyncClient, gates: Gates, team: TeamKey
+    ) -> None:
+        """§7: bad input is 400 and free whatever else would refuse it; it needs no place in flight, and
+        takes none (issue 33 item 6)."""
+        held = [await in_flight(client, gates, team, name) for name in ("a", "b")]
+        bad = await client.get("/v1/probe/slow", headers=team.headers)  # no ``name``
+        assert_error(bad, 400, "validation_error")
+        # the well-formed request is still refused by the cap
+        assert_error(
+            await client.get("/v1/probe/slow?name=c", headers=team.headers), 429, "rate_limit_exceeded"
+        )
+        for name in ("a", "b"):
+            gates.open[name].set()
+        assert [(await task).status_code for task in held] == [200, 200]
+        assert await balance(client, team) == 1000 - 2 * 3
+        # below the cap it is the same 400, from the endpoint's own validation
+        assert_error(await client.get("/v1/probe/slow", headers=team.headers), 400, "validation_error")
+        # the bad requests took no place: two can be in flight again
+        again = [await in_flight(client, gates, team, name) for name in ("d", "e")]
+        for name in ("d", "e"):
+            gates.open[name].set()
+        assert [(await task).status_code for task in again] == [200, 200]
+
     async def test_another_team_is_not_held_back(
         self, client: httpx.AsyncClient, gates: Gates, team: TeamKey, make_team: MakeTeam
     ) -> None:

@@ -83,6 +83,20 @@ def writes_nothing(endpoint: F) -> F:
     return endpoint
 
 
+def prepared_by(step: Callable[[Request], Coroutine[Any, Any, None]]) -> Callable[[F], F]:
+    """Mark a write endpoint with a step the contract awaits before the request's write transaction:
+    a wait on the outside world whose answer the endpoint then finds on the request (a webhook URL's
+    host, webhook/endpoints.py). Inside, once an Idempotency-Key's lookup began the transaction, the
+    wait would hold SQLite's write lock (contract/calls.py ``outside_transaction``). The step must
+    accept any request, bad input included: the endpoint validates it afterwards."""
+
+    def mark(endpoint: F) -> F:
+        endpoint.prepare = step  # type: ignore[attr-defined]
+        return endpoint
+
+    return mark
+
+
 def small_read(endpoint: F) -> F:
     """Mark a safe endpoint whose reads stay small whatever the catalog's size: point reads by key, or
     one page of rows found through an index, and little Python over them. It runs on the API's event
@@ -127,6 +141,9 @@ class ContractRoute(APIRoute):
     def get_route_handler(self) -> Handler:
         direct: Handler | None = getattr(self.endpoint, "direct", None)
         check: Callable[[Request], Coroutine[Any, Any, None]] | None = getattr(self.endpoint, "check", None)
+        prepare: Callable[[Request], Coroutine[Any, Any, None]] | None = getattr(
+            self.endpoint, "prepare", None
+        )
         inner = direct or super().get_route_handler()
         # the endpoint without the contract: what a read worker runs (contract/read_workers.py)
         self.endpoint_handler = inner
@@ -189,7 +206,8 @@ class ContractRoute(APIRoute):
             # beyond the spec: a key's daily spending cap refuses before any work, as a balance too low
             # does; the debit's conditional update still decides (billing/service.py, ADR 0047)
             over_cap = None if caller.daily_cap is None else caller.daily_cap.refusal(call.quoted, now)
-            if over_cap is not None or caller.balance < call.quoted:
+            validated = over_cap is not None or caller.balance < call.quoted
+            if validated:
                 # §7, §8.1: bad input is a 400 whatever the balance, and counted (a 402 is not); so a
                 # request its price may refuse is validated first, without work, as a dry run is. One
                 # the balance covers (every fast path) is validated once, by its endpoint
@@ -208,8 +226,15 @@ class ContractRoute(APIRoute):
                         on_loop = safe_on_loop if safe else other_on_loop
                         workers = None if on_loop else runtime.read_workers
                         return await _read_then_debit(request, runtime, call, inner, caller, now, workers)
+                    if prepare is not None:
+                        await prepare(request)
                     return await _in_one_transaction(request, runtime, call, inner, caller, now)
-            except (PaymentRefused, rate_limit_service.TeamBusy):
+            except (PaymentRefused, rate_limit_service.TeamBusy) as refusal:
+                if isinstance(refusal, rate_limit_service.TeamBusy) and not validated:
+                    # §7: bad input is a 400 and free, whatever else would refuse it, the team's places
+                    # in flight too. Validated only once refused (as a dry run is: a parse, no work, no
+                    # place taken), so a request that gets a place is still validated once
+                    await dry_run.validate(request, call, inner, check)
                 # §8.1: a 402 does not count against the rate limit; nor does a request refused for
                 # its team's requests in flight, which changes nothing
                 if await runtime.limiter.release(ticket):

@@ -22,6 +22,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -30,7 +31,16 @@ from reelscope.kit.db import Base, UtcDateTime
 
 class Agent(Base):
     __tablename__ = "agents"
-    __table_args__ = (Index("ix_agents_team_created", "team_id", "created_at"),)
+    __table_args__ = (
+        Index("ix_agents_team_created", "team_id", "created_at"),
+        # the retention purge finds deleted agents by it without reading live agents' wide rows
+        Index(
+            "ix_agents_deleted",
+            "deleted_at",
+            sqlite_where=text("deleted_at IS NOT NULL"),
+            postgresql_where=text("deleted_at IS NOT NULL"),
+        ),
+    )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
     team_id: Mapped[str] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))

@@ -1,2 +1,2 @@
-"""Retention (issue 31): the periodic purge of old events, webhook deliveries, finished jobs and tracking
-snapshots."""
+"""Retention (issue 31): the periodic purge of old events, webhook deliveries, finished jobs, tracking
+snapshots and deleted agents' data."""

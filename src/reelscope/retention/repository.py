@@ -15,14 +15,27 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, and_, delete, exists, func, not_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import aliased
+from sqlalchemy.orm import InstrumentedAttribute, aliased
 
 from reelscope.models import (
+    Agent,
+    AgentActivity,
+    AgentAd,
+    AgentChange,
+    AgentCreator,
+    AgentEvent,
+    AgentHashtag,
+    AgentHook,
     AgentRun,
+    AgentSlideshow,
+    AgentSound,
+    AgentTrend,
+    AgentVideo,
     Job,
     LookupRun,
     OutboxCursor,
     OutboxEvent,
+    Schedule,
     TrackingSnapshotRow,
     WebhookDelivery,
 )
@@ -37,6 +50,7 @@ FINISHED_JOBS = ("completed", "failed", "expired")
 OPEN_AGENT_RUNS = ("pending", "processing")
 OPEN_LOOKUP_RUNS = ("processing",)
 AGENT_RUN_RESOURCE = "agent_run"  # agent.repository.RUN_RESOURCE
+AGENT_RESOURCE = "agent"  # agent.service.AGENT_RESOURCE: its runs' collection jobs and its schedule
 # a job made with any other dedupe key is made at most once ever (a tracked item's first collection, a
 # run's analysis); purging it would let it be made again. A schedule firing's time never comes again.
 PURGEABLE_DEDUPE_PREFIX = "schedule:"
@@ -179,3 +193,99 @@ async def delete_snapshots(session: AsyncSession, ids: Sequence[str], before: da
     return await _deleted(
         session, delete(TrackingSnapshotRow).where(TrackingSnapshotRow.id.in_(ids), _old_snapshot(before))
     )
+
+
+# --- deleted agents --------------------------------------------------------------------------------
+
+# every table with an agent's rows, each by the column that, with ``agent_id``, names one row; runs last,
+# as the analysis jobs are found through them. Links only: the catalog rows they point at (videos,
+# slideshows, ads, creators, sounds) are shared by every agent and the public reads, and stay.
+AgentTable = tuple[Any, InstrumentedAttribute[Any]]
+AGENT_TABLES: tuple[AgentTable, ...] = (
+    (AgentVideo, AgentVideo.video_id),
+    (AgentSlideshow, AgentSlideshow.slideshow_id),
+    (AgentAd, AgentAd.ad_id),
+    (AgentCreator, AgentCreator.creator_id),
+    (AgentSound, AgentSound.sound_id),
+    (AgentHashtag, AgentHashtag.hashtag),
+    (AgentHook, AgentHook.video_id),
+    (AgentTrend, AgentTrend.id),
+    (AgentChange, AgentChange.id),
+    (AgentActivity, AgentActivity.id),
+    (AgentEvent, AgentEvent.id),
+    (AgentRun, AgentRun.id),
+)
+
+
+def _deleted_before(agent_id: str, before: datetime) -> ColumnElement[bool]:
+    """The agent was deleted before ``before``: an agent is never undeleted, but each ``DELETE`` says
+    so again as every other purge does."""
+    return exists().where(Agent.id == agent_id, Agent.deleted_at < before)
+
+
+async def deleted_agents(session: AsyncSession, before: datetime, limit: int) -> list[str]:
+    """Agents deleted before ``before``, longest deleted first (``ix_agents_deleted``, which holds
+    deleted agents only)."""
+    statement = (
+        select(Agent.id).where(Agent.deleted_at < before).order_by(Agent.deleted_at, Agent.id).limit(limit)
+    )
+    return list((await session.scalars(statement)).all())
+
+
+async def agent_rows(session: AsyncSession, table: AgentTable, agent_id: str, limit: int) -> list[Any]:
+    """Up to ``limit`` keys of the agent's rows in ``table`` (each table's index leads with agent_id)."""
+    model, key = table
+    return list((await session.scalars(select(key).where(model.agent_id == agent_id).limit(limit))).all())
+
+
+async def delete_agent_rows(
+    session: AsyncSession,
+    table: AgentTable,
+    agent_id: str,
+    keys: Sequence[Any],
+    before: datetime,
+) -> int:
+    model, key = table
+    return await _deleted(
+        session,
+        delete(model).where(model.agent_id == agent_id, key.in_(keys), _deleted_before(agent_id, before)),
+    )
+
+
+def _agent_job(agent_id: str, before: datetime) -> ColumnElement[bool]:
+    """A finished job of the agent: its runs' collections (resource ``agent``) and analyses (resource
+    ``agent_run``, made once per run: with the run gone it is never made again). Unfinished work stays."""
+    runs = select(AgentRun.id).where(AgentRun.agent_id == agent_id)
+    return and_(
+        or_(
+            and_(Job.resource_type == AGENT_RESOURCE, Job.resource_id == agent_id),
+            and_(Job.resource_type == AGENT_RUN_RESOURCE, Job.resource_id.in_(runs)),
+        ),
+        Job.status.in_(FINISHED_JOBS),
+        _deleted_before(agent_id, before),
+    )
+
+
+async def agent_jobs(session: AsyncSession, agent_id: str, before: datetime, limit: int) -> list[str]:
+    statement = select(Job.id).where(_agent_job(agent_id, before)).limit(limit)
+    return list((await session.scalars(statement)).all())
+
+
+async def delete_agent_jobs(
+    session: AsyncSession, ids: Sequence[str], agent_id: str, before: datetime
+) -> int:
+    return await _deleted(session, delete(Job).where(Job.id.in_(ids), _agent_job(agent_id, before)))
+
+
+async def delete_agent(session: AsyncSession, agent_id: str, before: datetime) -> int:
+    """The agent's schedule (one, stopped at deletion) and the agent's row. Run after its tables were
+    emptied in batches, its ``ON DELETE CASCADE`` finds at most the few rows a job still running wrote
+    since."""
+    await session.execute(
+        delete(Schedule).where(
+            Schedule.resource_type == AGENT_RESOURCE,
+            Schedule.resource_id == agent_id,
+            _deleted_before(agent_id, before),
+        )
+    )
+    return await _deleted(session, delete(Agent).where(Agent.id == agent_id, Agent.deleted_at < before))

@@ -10,10 +10,28 @@ from uuid import UUID
 
 from fastapi import Body, Depends, Query, Request, Response
 
-from reelscope.contract import CallDep, ClockDep, PrincipalDep, SessionDep, runtime_of, small_read, v1_router
+from reelscope.contract import (
+    CallDep,
+    ClockDep,
+    PrincipalDep,
+    SessionDep,
+    idempotency,
+    prepared_by,
+    runtime_of,
+    small_read,
+    v1_router,
+)
 from reelscope.kit.schemas import errors
 from reelscope.webhook import service as webhook_service
-from reelscope.webhook.network import AddressGuard, guard_from_settings
+from reelscope.webhook.network import (
+    AddressGuard,
+    BlockedAddress,
+    LoopResolver,
+    RememberingResolver,
+    guard_from_settings,
+    host_and_port,
+    url_problems,
+)
 from reelscope.webhook.schemas import (
     DeliveryLog,
     DeliveryLogQuery,
@@ -28,15 +46,37 @@ router = v1_router(prefix="/webhooks", tags=["webhooks"])
 
 
 async def get_address_guard(request: Request) -> AddressGuard:
-    """The §4.6 host rules with the operator's allowed networks and the runtime's resolver."""
+    """The §4.6 host rules with the operator's allowed networks and the runtime's resolver (the one of
+    ``resolve_ahead``, holding its answer, when it ran)."""
     runtime = runtime_of(request)
-    return guard_from_settings(runtime.settings.webhook_allowed_networks, runtime.resolver)
+    resolver = getattr(request.state, "webhook_resolver", None) or runtime.resolver
+    return guard_from_settings(runtime.settings.webhook_allowed_networks, resolver)
+
+
+async def resolve_ahead(request: Request) -> None:
+    """Resolve the body's ``url`` host before the request's write transaction (issue 31): with an
+    Idempotency-Key, the key's lookup begins that transaction, and a slow resolver waited on inside it
+    would hold every other writer (SQLite's one write lock). The endpoint's check then reads the answer
+    from memory. A body without a well-formed ``url`` resolves nothing; the endpoint says why it is bad."""
+    body = await idempotency.json_body(request)
+    url = body.get("url") if isinstance(body, dict) else None
+    if not isinstance(url, str) or url_problems(url):
+        return
+    runtime = runtime_of(request)
+    resolver = RememberingResolver(runtime.resolver or LoopResolver())
+    request.state.webhook_resolver = resolver
+    host, port = host_and_port(url)
+    try:
+        await guard_from_settings(runtime.settings.webhook_allowed_networks, resolver).resolve(host, port)
+    except BlockedAddress:
+        resolver.unresolved(host, port)  # a timeout left no answer: the endpoint's check fails at once
 
 
 GuardDep = Annotated[AddressGuard, Depends(get_address_guard)]
 
 
 @router.post("", status_code=201, responses=errors(400, 409))
+@prepared_by(resolve_ahead)
 async def create_webhook(
     body: WebhookCreate,
     session: SessionDep,
@@ -70,6 +110,7 @@ async def get_webhook(webhook_id: UUID, session: SessionDep, principal: Principa
 
 
 @router.patch("/{webhook_id}", responses=errors(400, 404, 409))
+@prepared_by(resolve_ahead)
 async def update_webhook(
     webhook_id: UUID,
     body: WebhookUpdate,

@@ -73,6 +73,32 @@ class StaticResolver:
         return [ipaddress.ip_address(a) for a in self.names[host]]
 
 
+class RememberingResolver:
+    """Another resolver's answers kept for one request: a host resolved before the request's write
+    transaction is answered from memory inside it, its failure too (``unresolved``), so the endpoint's
+    check waits on nothing while it may hold SQLite's write lock (webhook/endpoints.py)."""
+
+    def __init__(self, resolver: Resolver) -> None:
+        self._resolver = resolver
+        self._answers: dict[tuple[str, int], list[IPAddress] | OSError] = {}
+
+    def unresolved(self, host: str, port: int) -> None:
+        """``host`` did not resolve in time: asked again, it fails at once."""
+        self._answers.setdefault((host, port), OSError(f"{host} did not resolve"))
+
+    async def resolve(self, host: str, port: int) -> list[IPAddress]:
+        answer = self._answers.get((host, port))
+        if answer is None:
+            try:
+                answer = await self._resolver.resolve(host, port)
+            except OSError as exc:
+                answer = exc
+            self._answers[(host, port)] = answer
+        if isinstance(answer, OSError):
+            raise answer
+        return answer
+
+
 NOT_PUBLIC_MESSAGE = "url host {host} does not resolve to a public address"
 
 
