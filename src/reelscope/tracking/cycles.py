@@ -270,7 +270,9 @@ def _snapshot_fields(metrics: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in metrics.items() if key in TrackingSnapshot.model_fields}
 
 
-def creator_metrics(item: TrackedItem, creator: CreatorRecord, posts: Sequence[VideoRecord]) -> dict[str, Any]:
+def creator_metrics(
+    item: TrackedItem, creator: CreatorRecord, posts: Sequence[VideoRecord]
+) -> dict[str, Any]:
     """The snapshot's numbers; the profile's totals never below the posts read with it (issue 32
     item 5: a total under one of its own videos' views contradicts the posts list beside it)."""
     metrics: dict[str, Any] = {
