@@ -256,8 +256,11 @@ class TestCycles:
         snapshot = second["snapshot"]
         assert snapshot["followers"] == first["snapshot"]["followers"] + 14
         assert snapshot["delta_followers"] == 14
-        # §6.3: zero or unknown numbers are omitted
-        assert "delta_total_views" not in snapshot and "subscribers" not in snapshot
+        # §6.3: zero or unknown numbers are omitted (a TikTok creator has no subscribers); the total
+        # follows the posts' views, never below their sum (issue 32 item 5), and its delta agrees
+        assert "subscribers" not in snapshot
+        grown = snapshot["total_views"] - first["snapshot"]["total_views"]
+        assert snapshot.get("delta_total_views", 0) == grown >= 0
         assert await ledger(runtime, team) == [
             ("top_up", 1000, None),
             ("charge", -25, "create_tracked_creator"),

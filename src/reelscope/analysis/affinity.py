@@ -1,8 +1,9 @@
 """Genre adjacency of an agent's videos (spec §4.4 ``/affinity``, beta): which genres go together.
 
-A genre is a video's non-generic hashtag (``#sourdough``) or its content category (``food``, from
-``hooks.categorize``). Two genres are adjacent when the same videos carry both (``video_count``) or the
-same creators post both, maybe in different videos (``creator_count``). Strength is the Ochiai
+A genre is a video's non-generic hashtag (``#sourdough``, from its hashtag list or written in its
+caption) or its content category (``food``, from ``hooks.categorize``). Two genres are adjacent when
+the same videos carry both (``video_count``) or the same creators post both, maybe in different videos
+(``creator_count``). Strength is the Ochiai
 coefficient ``both / sqrt(a × b)`` (0 to 1, 1 when the two always come together), over videos and over
 creators; a pair's ``strength`` is the larger of the two, ``lift`` how much more often the two share a
 video than chance would make them. Every number is a count read from the videos; nothing is inferred.
@@ -18,7 +19,7 @@ from itertools import combinations
 from typing import Any
 
 from reelscope.analysis.hooks import categorize
-from reelscope.analysis.text import normalize_hashtag
+from reelscope.analysis.text import all_hashtags
 from reelscope.analysis.themes import GENERIC_TAGS
 
 # a genre counts when at least this many videos carry it; a pair when it shares this many videos or
@@ -42,12 +43,9 @@ class GenreVideo:
 
 def genres_of(video: GenreVideo) -> list[str]:
     """The genre keys of one video: ``hashtag:<tag>`` for each non-generic tag, ``category:<name>``."""
-    keys = [
-        f"hashtag:{tag}"
-        for tag in dict.fromkeys(normalize_hashtag(t) for t in video.hashtags)
-        if tag and tag not in GENERIC_TAGS
-    ]
-    category = categorize(video.caption, list(video.hashtags))
+    tags = all_hashtags(video.hashtags, video.caption)  # the list and the caption's #tags (issue 32)
+    keys = [f"hashtag:{tag}" for tag in tags if tag not in GENERIC_TAGS]
+    category = categorize(video.caption, list(tags))
     if category is not None:
         keys.append(f"category:{category}")
     return keys

@@ -20,6 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 OUTLIER_AT = 3.0
+# a norm needs a few videos: with one, every video is its own median (ratio 1, score 0), and a catalog
+# holding one or two videos of most creators scored every hook 0 (issue 32 item 5)
+MIN_NORM_VIDEOS = 3
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,19 @@ def median_views(views: Iterable[int | None]) -> float | None:
     """The median of the known view counts; None when none is known (no norm to compare against)."""
     known = [count for count in views if count is not None and count >= 0]
     return float(statistics.median(known)) if known else None
+
+
+def creator_norm(views: Iterable[int | None]) -> float | None:
+    """The median views of a creator with at least ``MIN_NORM_VIDEOS`` known counts; None with fewer
+    (too few videos to say what the creator usually gets, so no ratio is scored against them)."""
+    known = [count for count in views if count is not None and count >= 0]
+    return median_views(known) if len(known) >= MIN_NORM_VIDEOS else None
+
+
+def is_outlier(ratio: float | None, threshold: float = OUTLIER_AT) -> bool:
+    """The one test of an outlier: a known ratio strictly over ``threshold`` (§6.3 "over 3 times"), so
+    a flag never disagrees with the ratio shown beside it."""
+    return ratio is not None and ratio > threshold
 
 
 def outlier_ratio(views: int, median: float) -> float | None:
@@ -73,6 +89,6 @@ def find_outliers(
         for video_id, views in videos
         if views is not None
         and (outlier := score(video_id, views, median)) is not None
-        and outlier.outlier_ratio > threshold
+        and is_outlier(outlier.outlier_ratio, threshold)
     ]
     return sorted(found, key=lambda outlier: (-outlier.outlier_ratio, outlier.video_id))

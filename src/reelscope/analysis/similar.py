@@ -18,11 +18,12 @@ similar: the spec gives the list no length (§4.4, beta; not paged, §8.3), and 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from reelscope.analysis.text import all_hashtags
 from reelscope.analysis.themes import Doc, terms_of
 
 TEXT_WEIGHT = 0.6
@@ -49,7 +50,17 @@ def _identity(terms: list[str]) -> list[str]:
 
 
 def _bags(creators: Sequence[CreatorPosts]) -> list[list[str]]:
-    return [[t for doc in c.videos for t in terms_of(doc) if not t.startswith("~")] for c in creators]
+    return [
+        [t for doc in c.videos for t in terms_of(_with_caption_tags(doc)) if not t.startswith("~")]
+        for c in creators
+    ]
+
+
+def _with_caption_tags(doc: Doc) -> Doc:
+    """The video with the ``#tags`` written in its caption among its hashtags (issue 32 item 6): a
+    source that keeps no hashtag list leaves them only in the text, which ``terms_of`` reads as words
+    without the tags."""
+    return replace(doc, hashtags=all_hashtags(doc.hashtags, doc.text))
 
 
 def _tier_closeness(a: CreatorPosts, b: CreatorPosts) -> float:

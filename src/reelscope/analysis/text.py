@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 _HASHTAG = re.compile(r"#([^\W_][\w]*)", re.UNICODE)
@@ -43,6 +44,16 @@ def normalize_hashtag(tag: str) -> str:
 
 def hashtags_in(text: str) -> list[str]:
     return [normalize_hashtag(m) for m in _HASHTAG.findall(text)]
+
+
+def all_hashtags(listed: Iterable[str], caption: str | None) -> tuple[str, ...]:
+    """A video's hashtags: the stored list and the ``#tags`` written in its caption (issue 32 item 6:
+    some sources keep no list, and a creator's tags live in the caption text), each once, normalized,
+    the list's first."""
+    found = [normalize_hashtag(tag) for tag in listed]
+    if caption:
+        found += hashtags_in(caption)
+    return tuple(tag for tag in dict.fromkeys(found) if tag)
 
 
 def words(text: str) -> list[str]:

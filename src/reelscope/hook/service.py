@@ -10,8 +10,9 @@ refresh. It runs after every catalog change (hook/tasks.py) and every 10 minutes
 
 * ``usage_count``: catalog videos whose hook has the same words (analysis/hooks.normalize).
 * ``weighted_score``: ln(views / creator median) x ln(creator median) of the video (null when the
-  creator is unknown or their median is 0); ``strong_hit_rate`` of a type: the share of its scored
-  hooks at 3x or more their creator's median (``outliers.OUTLIER_AT``).
+  creator is unknown, has fewer than ``outliers.MIN_NORM_VIDEOS`` catalog videos, or their median is
+  0); ``strong_hit_rate`` of a type: the share of its scored hooks over 3x their creator's median
+  (``outliers.is_outlier``, the test every outlier flag uses).
 """
 
 from __future__ import annotations
@@ -117,7 +118,9 @@ async def _read_batch(session: AsyncSession, after: str | None, now: datetime) -
         for creator_id, count in await repository.creator_views(session, chunk):
             views[creator_id].append(count)
         others += [h for h in await repository.creator_hooks(session, chunk) if h.video_id not in in_batch]
-    medians = {c: outliers.median_views(v) for c, v in views.items()}
+    # a creator with fewer than MIN_NORM_VIDEOS catalog videos has no norm: their hooks stay unscored
+    # rather than scored 0 against themselves (issue 32 item 5: every type's median was 0)
+    medians = {c: outliers.creator_norm(v) for c, v in views.items()}
 
     def scored(creator_id: str | None, count: int | None) -> tuple[float | None, float | None]:
         median = medians.get(creator_id) if creator_id is not None else None
@@ -179,7 +182,7 @@ def _type_figures(scored: Sequence[Any]) -> list[dict[str, Any]]:
         counts[hook_type] += 1
         if weighted is not None:
             scores[hook_type].append(weighted)
-            strong[hook_type] += ratio is not None and ratio >= outliers.OUTLIER_AT
+            strong[hook_type] += outliers.is_outlier(ratio)
     return [
         {
             "hook_type": name,

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from reelscope.analysis import audience, cadence, outliers
+from reelscope.analysis import audience, cadence, outliers, totals
 from reelscope.analysis.audience import Commenter
 from reelscope.analysis.text import normalize_hashtag
 from reelscope.catalog.service import catalog_id
@@ -84,6 +84,18 @@ def profile_out(creator: CreatorRecord) -> dict[str, Any]:
         "bio": creator.bio,
         "country": creator.country,
     }
+
+
+def consistent_profile(creator: CreatorRecord, posts: Sequence[VideoRecord]) -> CreatorRecord:
+    """The profile with totals at least what its posts collected add up to (issue 32 item 5): the
+    profile and the posts are separate reads, and a viral post can pass a profile total not yet
+    updated; an answer showing both must not contradict itself."""
+    return replace(
+        creator,
+        total_views=totals.at_least_sum(creator.total_views, (post.views for post in posts)),
+        total_likes=totals.at_least_sum(creator.total_likes, (post.likes for post in posts)),
+        video_count=totals.at_least_count(creator.video_count, len(posts)),
+    )
 
 
 def outliers_out(videos: Sequence[VideoRecord], threshold: float) -> list[dict[str, Any]]:
@@ -220,7 +232,7 @@ def creator_result(
     links, audience when asked). The median and outliers are over every post collected."""
     median = outliers.median_views(video.views for video in posts)
     result: dict[str, Any] = {
-        "profile": profile_out(profile),
+        "profile": profile_out(consistent_profile(profile, posts)),
         "median_views": median,
         "videos_analyzed": len(posts),
         "posting_cadence": posting_cadence([video.published_at for video in posts], now),

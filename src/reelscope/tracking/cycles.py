@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from reelscope.analysis import outliers
+from reelscope.analysis import outliers, totals
 from reelscope.billing import service as billing_service
 from reelscope.billing.prices import JOB_PRICES
 from reelscope.collectors.base import Connector, CreatorRecord, VideoRecord, VideoStats
@@ -210,7 +210,7 @@ async def _record(
         stored = await store_posts(session, item, reading.posts, now, baseline=first)
         new_posts = [post for post, created in stored if created and post.is_new]
         found = _outliers(stored, now)
-        metrics = creator_metrics(item, reading.creator, len(reading.posts))
+        metrics = creator_metrics(item, reading.creator, reading.posts)
         metrics.update(deltas(metrics, previous, CREATOR_DELTAS, first))
     else:
         assert reading.stats is not None
@@ -270,14 +270,18 @@ def _snapshot_fields(metrics: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in metrics.items() if key in TrackingSnapshot.model_fields}
 
 
-def creator_metrics(item: TrackedItem, creator: CreatorRecord, posts_analyzed: int) -> dict[str, Any]:
+def creator_metrics(
+    item: TrackedItem, creator: CreatorRecord, posts: Sequence[VideoRecord]
+) -> dict[str, Any]:
+    """The snapshot's numbers; the profile's totals never below the posts read with it (issue 32
+    item 5: a total under one of its own videos' views contradicts the posts list beside it)."""
     metrics: dict[str, Any] = {
         "followers": creator.followers,
         "following": creator.following,
-        "total_views": creator.total_views,
-        "total_likes": creator.total_likes,
-        "total_videos": creator.video_count,
-        "posts_analyzed": posts_analyzed,
+        "total_views": totals.at_least_sum(creator.total_views, (post.views for post in posts)),
+        "total_likes": totals.at_least_sum(creator.total_likes, (post.likes for post in posts)),
+        "total_videos": totals.at_least_count(creator.video_count, len(posts)),
+        "posts_analyzed": len(posts),
     }
     if item.platform == Platform.YOUTUBE.value:
         metrics["subscribers"] = creator.followers  # YouTube's followers are subscribers

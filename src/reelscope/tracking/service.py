@@ -17,7 +17,7 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from reelscope.analysis import cadence
+from reelscope.analysis import cadence, outliers
 from reelscope.collectors.base import Connector
 from reelscope.collectors.guard import NOT_FOUND, SourceFailed, guarded
 from reelscope.dashboard.links import Links
@@ -488,7 +488,9 @@ def post_out(row: TrackedPost) -> PostOut:
         shares=row.shares,
         bookmarks=row.bookmarks,
         outlier_ratio=round(row.outlier_ratio, 4) if row.outlier_ratio is not None else None,
-        is_outlier=row.outlier_announced_at is not None,
+        # the ratio decides, as §6.3 defines an outlier; announcing is separate (only posts new since
+        # tracking began are announced), so a baseline post at 20,000x is an outlier all the same
+        is_outlier=outliers.is_outlier(row.outlier_ratio),
         first_seen_at=iso(row.first_seen_at) or "",
         updated_at=iso(row.updated_at) or "",
     )
@@ -528,7 +530,7 @@ DASHBOARD_OUTLIERS = 20
 class DashboardData:
     item: TrackedItem
     snapshots: list[tuple[datetime, dict[str, Any]]]  # oldest first
-    outliers: list[PostOut]  # announced outlier posts, newest first
+    outliers: list[PostOut]  # outlier posts (ratio over 3x), newest first
     cadence: Cadences
 
 
@@ -536,7 +538,7 @@ async def dashboard_data(
     session: AsyncSession, team_id: str, kind: str, item_id: str, now: datetime
 ) -> DashboardData:
     """What a signed dashboard link shows: the item of ``team_id`` (404 otherwise), its latest snapshots,
-    the outlier posts announced and the posting cadence."""
+    the outlier posts (the posts list's ``is_outlier``, announced or not) and the posting cadence."""
     item = await get_item(session, team_id, kind, item_id)
     stmt = (
         select(TrackingSnapshotRow.taken_at, TrackingSnapshotRow.metrics)
@@ -550,7 +552,7 @@ async def dashboard_data(
         .where(
             TrackedPost.team_id == team_id,
             TrackedPost.item_id == item.id,
-            TrackedPost.outlier_announced_at.is_not(None),
+            TrackedPost.outlier_ratio > outliers.OUTLIER_AT,
         )
         .order_by(TrackedPost.published_at.desc())
         .limit(DASHBOARD_OUTLIERS)

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import math
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 
 import numpy as np
 
 from reelscope.collectors.base import CreatorRecord, SoundRecord, UsagePoint
 from reelscope.collectors.sandbox import hashing as hs
 from reelscope.collectors.sandbox.creators import PLATFORM_CODE, display_name, handle_of
-from reelscope.collectors.sandbox.trends import bursts_between
+from reelscope.collectors.sandbox.trends import Burst, bursts_of_week, week_of
 from reelscope.collectors.sandbox.vocab import ARTIST_NAMES, SOUND_WORDS_A, SOUND_WORDS_B, THEMES
 from reelscope.kit.platforms import Platform
 
@@ -58,13 +59,23 @@ def _licensed_usage(seed: int, platform: Platform, idx: int, t: float) -> int:
 
 
 def _theme_usage(seed: int, platform: Platform, idx: int, t: float) -> int:
+    """A usage count is cumulative (videos ever made with the sound), so it never falls: every burst of
+    the theme so far adds to it. Counting only the last 56 days' bursts made it drop when a burst left
+    that window (issue 32 item 5: a history falling the day after a sound was first seen)."""
     base = 2_000 + int(18_000 * hs.scalar_u(seed, hs.label("theme_base"), PLATFORM_CODE[platform], idx))
-    boosted = sum(
-        b.count(platform) * b.cdf(t) * 40
-        for b in bursts_between(seed, t - 56 * DAY, t)
-        if b.theme_index == idx
-    )
+    boosted = sum(b.count(platform) * b.cdf(t) * 40 for b in _theme_bursts(seed, idx, t))
     return base + int(boosted)
+
+
+def _theme_bursts(seed: int, idx: int, t: float) -> list[Burst]:
+    """The theme's bursts begun before ``t``, from the first week of the world on."""
+    return [b for b in _theme_bursts_to_week(seed, idx, week_of(t)) if b.start < t]
+
+
+@lru_cache(maxsize=4096)
+def _theme_bursts_to_week(seed: int, idx: int, week: int) -> tuple[Burst, ...]:
+    """The theme's bursts of weeks 0 to ``week`` (each week's are cached, so a history is cheap)."""
+    return tuple(b for w in range(max(week, -1) + 1) for b in bursts_of_week(seed, w) if b.theme_index == idx)
 
 
 def usage_count(seed: int, platform: Platform, kind: int, idx: int, t: float) -> int:
