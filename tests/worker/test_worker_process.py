@@ -13,7 +13,7 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -29,8 +29,6 @@ from reelscope.kit.db import Database, create_database
 from reelscope.models import Job, LedgerEntry
 from reelscope.worker.engine import JobEngine
 from reelscope.worker.jobs import service as jobs_service
-from tests.fixtures.jobs import flush_redis
-from tests.fixtures.services import TEST_REDIS_URL, require_redis
 from tests.test_process import free_port, wait_until_up
 
 pytestmark = pytest.mark.process
@@ -39,20 +37,10 @@ BIN = Path(sys.executable).parent
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
-def queue(request: pytest.FixtureRequest) -> Iterator[str]:
-    """The queue backend: SqliteHuey in the data dir, or RedisHuey (REELSCOPE_REDIS_URL)."""
-    if request.param == "redis":
-        require_redis()
-        flush_redis()
-        yield TEST_REDIS_URL
-        flush_redis()
-    else:
-        yield ""
-
-
 @pytest.fixture
-def env(tmp_path: Path, queue: str) -> dict[str, str]:
+def env(tmp_path: Path) -> dict[str, str]:
+    """On SQLite with the SqliteHuey queue; the Redis queue across real processes, a worker killed
+    mid-job included, is tests/test_scale_out.py's (on PostgreSQL)."""
     environment = {
         **os.environ,
         "REELSCOPE_DATA_DIR": str(tmp_path / "data"),
@@ -66,8 +54,6 @@ def env(tmp_path: Path, queue: str) -> dict[str, str]:
     }
     environment.pop("REELSCOPE_DATABASE_URL", None)
     environment.pop("REELSCOPE_REDIS_URL", None)
-    if queue:
-        environment["REELSCOPE_REDIS_URL"] = queue
     return environment
 
 
