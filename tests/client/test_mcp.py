@@ -4,9 +4,12 @@ cost, API errors as tool errors with the spec's code, and long work as start + p
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 import os
+import socket
+import subprocess
 import sys
 from typing import Any
 
@@ -23,6 +26,7 @@ from reelscope.config import Settings
 from reelscope.kit.platforms import Platform
 from reelscope.mcp_server import build_server, exposed
 from tests.client.conftest import Sleeps
+from tests.test_process import free_port
 
 HANDLE = handle_of(Settings().sandbox_seed, Platform.TIKTOK, 123)
 
@@ -88,6 +92,31 @@ class TestCommand:
         )
         async with Client(command) as mcp:
             names = {tool.name for tool in (await mcp.list_tools()).tools}
+        assert names == {name for name, operation in OPERATIONS.items() if exposed(operation)}
+
+    @pytest.mark.process
+    async def test_reelscope_mcp_serves_the_tools_over_streamable_http(self) -> None:
+        """`--transport http`: a real process answering MCP at /mcp, as a remote assistant reaches it."""
+        environment = {**os.environ, "REELSCOPE_API_KEY": "reelscope_tkn_unused"}
+        port = free_port()
+        server = subprocess.Popen(
+            [sys.executable, "-m", "reelscope", "mcp", "--transport", "http", "--port", str(port)],
+            env=environment,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            for _ in range(300):  # until it listens (a deadline of 30 s only catches one that never does)
+                assert server.poll() is None, f"reelscope mcp exited with {server.returncode}"
+                with socket.socket() as probe:
+                    if probe.connect_ex(("127.0.0.1", port)) == 0:
+                        break
+                await asyncio.sleep(0.1)
+            async with Client(f"http://127.0.0.1:{port}/mcp") as mcp:
+                names = {tool.name for tool in (await mcp.list_tools()).tools}
+        finally:
+            server.terminate()
+            server.wait(timeout=15)
         assert names == {name for name, operation in OPERATIONS.items() if exposed(operation)}
 
     def test_without_a_key_it_says_so_and_exits_2(self, monkeypatch: pytest.MonkeyPatch) -> None:
