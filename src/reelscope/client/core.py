@@ -157,9 +157,11 @@ class _Base:
             call.method, call.url(), params=call.params(), json=call.json(), headers=headers
         )
 
-
-def _env_settings() -> tuple[str, str | None]:
-    return os.environ.get("REELSCOPE_BASE_URL", DEFAULT_BASE_URL), os.environ.get("REELSCOPE_API_KEY")
+    @classmethod
+    def from_env(cls, **options: Any) -> Self:
+        """A client for ``REELSCOPE_BASE_URL`` (default the local server) and ``REELSCOPE_API_KEY``."""
+        base_url = os.environ.get("REELSCOPE_BASE_URL", DEFAULT_BASE_URL)
+        return cls(base_url, os.environ.get("REELSCOPE_API_KEY"), **options)
 
 
 class SyncCore(_Base):
@@ -191,12 +193,6 @@ class SyncCore(_Base):
         self._http = httpx.Client(
             base_url=self.base_url, headers=self._headers, timeout=timeout, transport=transport
         )
-
-    @classmethod
-    def from_env(cls, **options: Any) -> Self:
-        """A client for ``REELSCOPE_BASE_URL`` (default the local server) and ``REELSCOPE_API_KEY``."""
-        base_url, api_key = _env_settings()
-        return cls(base_url, api_key, **options)
 
     def close(self) -> None:
         self._http.close()
@@ -256,12 +252,6 @@ class AsyncCore(_Base):
         self._http = httpx.AsyncClient(
             base_url=self.base_url, headers=self._headers, timeout=timeout, transport=transport
         )
-
-    @classmethod
-    def from_env(cls, **options: Any) -> Self:
-        """A client for ``REELSCOPE_BASE_URL`` (default the local server) and ``REELSCOPE_API_KEY``."""
-        base_url, api_key = _env_settings()
-        return cls(base_url, api_key, **options)
 
     async def close(self) -> None:
         await self._http.aclose()
