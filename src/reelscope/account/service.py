@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -16,6 +17,7 @@ from reelscope.account.schemas import (
     KeyDailyCap,
 )
 from reelscope.auth import repository as auth_repository
+from reelscope.auth.service import Caller
 from reelscope.billing import service as billing_service
 from reelscope.collectors import status as collector_status
 from reelscope.collectors.routing import Sources
@@ -30,6 +32,17 @@ async def balance(
     found = await auth_repository.team_balance(session, team_id)
     if found is None:
         raise NotFound("Team not found")
+    return _balance(found, daily_cap, now)
+
+
+def balance_of(caller: Caller, now: datetime) -> Balance:
+    """The same answer from the caller the contract read with the key, at the start of this request:
+    the same point read of the team's row, so no second query (issue 33 item 7)."""
+    found = (caller.balance, caller.auto_top_up_below, caller.auto_top_up_amount, caller.auto_top_up_last_at)
+    return _balance(found, caller.daily_cap, now)
+
+
+def _balance(found: tuple[Any, ...], daily_cap: billing_service.DailyCap | None, now: datetime) -> Balance:
     cap = None if daily_cap is None else _key_daily_cap(daily_cap, now)
     credits, below, amount, last_at = found
     auto = None

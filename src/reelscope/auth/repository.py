@@ -12,10 +12,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from reelscope.kit.fast_reads import FastReads, Row
 from reelscope.models import ApiKey, RateLimitOverride, Team, User
 
-# every column is text or an integer, so the fast read needs no type conversion (kit/fast_reads.py)
+# every column is text or an integer, so the fast read needs no type conversion (kit/fast_reads.py),
+# but the last auto top-up's time: text on SQLite, a datetime on PostgreSQL (auth/service.py reads both)
 CALLER_SQL = """
 SELECT k.id, k.team_id, k.user_id, k.scope, t.credits, t.auto_topup_below,
-       o.per_minute, o.per_hour, o.per_day, k.daily_cap_credits, k.spent_day, k.spent_credits
+       o.per_minute, o.per_hour, o.per_day, k.daily_cap_credits, k.spent_day, k.spent_credits,
+       t.auto_topup_amount, t.auto_topup_last_at
 FROM api_keys AS k
 JOIN teams AS t ON t.id = k.team_id
 LEFT JOIN rate_limit_overrides AS o ON o.team_id = k.team_id AND o.feature = :feature
@@ -25,8 +27,9 @@ WHERE k.key_hash = :key_hash AND k.is_active
 
 async def get_caller(reads: FastReads, key_hash: str, feature: str) -> Row | None:
     """Everything the request contract needs about a key in one point read: the key, its team's
-    balance and auto top-up threshold, the team's custom limits for ``feature`` (if any), and the key's
-    daily spending cap with what it spent on its last day of spending (ADR 0047)."""
+    balance and auto top-up (all that ``GET /v1/account/balance`` answers), the team's custom limits
+    for ``feature`` (if any), and the key's daily spending cap with what it spent on its last day of
+    spending (ADR 0047)."""
     return await reads.one(CALLER_SQL, {"key_hash": key_hash, "feature": feature})
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -37,6 +37,9 @@ class Caller:
     limit_override: tuple[int | None, int | None, int | None] | None
     # the key's daily spending cap, if it has one (ADR 0047)
     daily_cap: billing_service.DailyCap | None = None
+    # the rest of the team's auto top-up: the balance read answers from the caller (issue 33 item 7)
+    auto_top_up_amount: int | None = None
+    auto_top_up_last_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,8 @@ async def identify(reads: FastReads, token: str, feature: str) -> Caller:
     row = await repository.get_caller(reads, keys.hash_key(token), feature)
     if row is None:
         raise InvalidApiKey()
-    key_id, team_id, user_id, scope, credits, below, per_minute, per_hour, per_day, cap, day, spent = row
+    key_id, team_id, user_id, scope, credits, below, per_minute, per_hour, per_day, cap, day, spent = row[:12]
+    amount, last_at = row[12:]
     has_override = any(v is not None for v in (per_minute, per_hour, per_day))
     return Caller(
         principal=Principal(team_id=team_id, user_id=user_id, key_id=key_id, scope=scope),
@@ -73,7 +77,18 @@ async def identify(reads: FastReads, token: str, feature: str) -> Caller:
         auto_top_up_below=below,
         limit_override=(per_minute, per_hour, per_day) if has_override else None,
         daily_cap=None if cap is None else billing_service.DailyCap(key_id, int(cap), day, int(spent)),
+        auto_top_up_amount=amount,
+        auto_top_up_last_at=_utc(last_at),
     )
+
+
+def _utc(value: datetime | str | None) -> datetime | None:
+    """A stored UTC time as read without the ORM: SQLite's naive text, or PostgreSQL's aware datetime."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 async def create_team(session: AsyncSession, name: str, credits: int, at: datetime) -> Team:

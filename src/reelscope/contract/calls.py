@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from reelscope.auth.service import Principal
+from reelscope.auth.service import Caller, Principal
 from reelscope.billing import service as billing_service
 from reelscope.kit.ids import new_id
 from reelscope.rate_limit.service import RateStatus
@@ -26,6 +26,8 @@ class CallState:
     operation: str
     request_id: str
     principal: Principal | None = None
+    # the caller as read at the start of the request (auth/service.py): key, team balance, top-up
+    caller: Caller | None = None
     # the calling key's daily spending cap, read with the principal (ADR 0047); None: the key has none
     daily_cap: billing_service.DailyCap | None = None
     rate: RateStatus | None = None

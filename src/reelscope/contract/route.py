@@ -177,7 +177,7 @@ class ContractRoute(APIRoute):
             # authentication and the rate limit need no transaction: point reads and the limiter's store
             caller = await auth_service.identify(runtime.db.fast, token, feature)
             principal = caller.principal
-            call.principal = principal
+            call.principal, call.caller = principal, caller
             call.daily_cap = caller.daily_cap
             limits = rate_limit_service.apply_override(feature, caller.limit_override)
             endpoint = counted_path.replace("{platform}", str(request.path_params.get("platform", "")))

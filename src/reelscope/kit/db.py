@@ -24,7 +24,7 @@ from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
 
 from reelscope.kit import metrics, sqlite_inline
-from reelscope.kit.fast_reads import EngineFastReads, FastReads, SqliteFastReads
+from reelscope.kit.fast_reads import AsyncpgFastReads, EngineFastReads, FastReads, SqliteFastReads
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -179,7 +179,9 @@ def create_database(url: str, *, echo: bool = False) -> Database:
         engine.execution_options(sqlite_begin="IMMEDIATE") if is_sqlite else engine, expire_on_commit=False
     )
     if file is None:  # PostgreSQL, or SQLite in memory (one connection): one engine for everything
-        return Database(engine=engine, read=read_on_engine, write=write, fast=EngineFastReads(engine))
+        asyncpg = engine.dialect.driver == "asyncpg"
+        fast: FastReads = AsyncpgFastReads.for_engine(engine) if asyncpg else EngineFastReads(engine)
+        return Database(engine=engine, read=read_on_engine, write=write, fast=fast)
     inline_url = f"{sqlite_inline.NAME}:///{file}"
     # readers keep a busy timeout only for WAL-index recovery after a crash, the one time they wait
     # a pool that never waits for a connection (beyond 32 idle ones it opens more, closed when given

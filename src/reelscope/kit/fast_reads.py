@@ -9,8 +9,13 @@ SQL text written with ``:name`` parameters and returns the first row as a plain 
   thread: every statement is its own WAL read, which never waits for a writer and sees the latest
   commit (``sqlite3`` keeps the prepared statement). Nothing is kept between reads: every answer is
   read afresh;
-* elsewhere (PostgreSQL, in-memory SQLite), through the engine's pool with ``text()``, compiled once
-  per SQL text.
+* on PostgreSQL through asyncpg, on a pool of its own (``AsyncpgFastReads``): one round trip a read,
+  a prepared statement kept per connection, no transaction (each statement reads the latest commit,
+  as READ COMMITTED does). Through the engine each read also sent a ping, ``BEGIN`` and ``ROLLBACK``
+  (pre-ping and the dialect's implicit transaction): four round trips and most of the API's CPU on a
+  charged read (issue 33 item 7, ADR 0052);
+* elsewhere (in-memory SQLite, another driver), through the engine's pool with ``text()``, compiled
+  once per SQL text.
 
 Only for reads whose columns need no type conversion (text, integers, booleans stored as 0/1 are
 read back with ``bool()`` by the caller). Anything richer goes through a session.
@@ -19,6 +24,8 @@ read back with ``bool()`` by the caller). Anything richer goes through a session
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import re
 import sqlite3
 from typing import Any, Protocol
 
@@ -92,3 +99,122 @@ class EngineFastReads:
 
     async def close(self) -> None:
         return None
+
+
+_NAMED = re.compile(r"(?<!:):([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def numbered(sql: str) -> tuple[str, tuple[str, ...]]:
+    """``:name`` parameters as asyncpg's ``$1, $2 …``, and the names in their order (a name used twice
+    is one parameter). ``::`` casts are left alone."""
+    names: list[str] = []
+
+    def place(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in names:
+            names.append(name)
+        return f"${names.index(name) + 1}"
+
+    return _NAMED.sub(place, sql), tuple(names)
+
+
+class AsyncpgFastReads:
+    """The reads on PostgreSQL: asyncpg's own pool, beside the engine's, kept small (a point read holds
+    its connection for one round trip). Connections are not reset when given back, since nothing here
+    changes a session's state. A connection the server closed (a restart, an idle timeout) fails its
+    read once: the read is retried on a fresh connection. The pool belongs to the event loop that
+    opened it; a read from another loop (a CLI command's second ``asyncio.run``) opens its own."""
+
+    def __init__(self, connect: dict[str, Any], *, max_size: int = 8) -> None:
+        self._connect = dict(connect)
+        self._max_size = max_size
+        self._pool: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._opening: asyncio.Lock | None = None
+        self._statements: dict[str, tuple[str, tuple[str, ...]]] = {}
+
+    @classmethod
+    def for_engine(cls, engine: AsyncEngine, *, max_size: int = 8) -> AsyncpgFastReads:
+        """The engine's own connection arguments (host, port, user, database, ssl …), less the options
+        SQLAlchemy's asyncpg dialect keeps for itself."""
+        _, params = engine.dialect.create_connect_args(engine.url)
+        params.pop("async_creator_fn", None)
+        params.pop("prepared_statement_name_func", None)
+        if "prepared_statement_cache_size" in params:
+            params["statement_cache_size"] = params.pop("prepared_statement_cache_size")
+        return cls(dict(params), max_size=max_size)
+
+    async def _open(self) -> Any:
+        import asyncpg
+
+        loop = asyncio.get_running_loop()
+        if self._pool is not None and self._loop is loop:
+            return self._pool
+        if self._opening is None or self._loop is not loop:
+            _drop(self._pool)
+            self._opening, self._pool, self._loop = asyncio.Lock(), None, loop
+        async with self._opening:
+            if self._pool is None:
+                self._pool = await asyncpg.create_pool(
+                    min_size=1, max_size=self._max_size, reset=_keep_session, **self._connect
+                )
+        return self._pool
+
+    async def one(self, sql: str, params: dict[str, Any]) -> Row | None:
+        found = self._statements.get(sql)
+        if found is None:
+            found = self._statements[sql] = numbered(sql)
+        statement, names = found
+        args = [params[name] for name in names]
+        pool = self._pool if self._pool is not None and self._loop is asyncio.get_running_loop() else None
+        pool = pool or await self._open()
+        async with pool.acquire() as connection:
+            try:
+                record = await connection.fetchrow(statement, *args)
+            except Exception as exc:
+                if not _lost(exc):
+                    raise
+                # closed under us: dropped, so that the pool opens a new one, and read once more
+                connection.terminate()
+                record = None
+                lost = True
+            else:
+                lost = False
+        if lost:
+            record = await pool.fetchrow(statement, *args)
+        return None if record is None else tuple(record)
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if self._loop is asyncio.get_running_loop():
+            await pool.close()
+        else:  # its loop is gone or elsewhere: its connections cannot be awaited from here
+            _drop(pool)
+
+
+def _lost(exc: Exception) -> bool:
+    """Whether a read failed because its connection is gone: closed by the server (a restart, an
+    administrator, an idle timeout), or broken by the server's goodbye arriving while it was idle."""
+    import asyncpg
+
+    if isinstance(exc, (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError)):
+        return True
+    return isinstance(
+        exc, (asyncpg.exceptions.InternalClientError, asyncpg.exceptions.OperatorInterventionError)
+    )
+
+
+def _drop(pool: Any) -> None:
+    """Close a pool of another event loop without awaiting it; when that loop is closed already, its
+    sockets go with the objects."""
+    if pool is None:
+        return
+    with contextlib.suppress(RuntimeError):  # "Event loop is closed"
+        pool.terminate()
+
+
+async def _keep_session(_connection: Any) -> None:
+    """Nothing to reset: these connections only ever run plain SELECTs (asyncpg's default reset sends
+    a query on every release)."""
