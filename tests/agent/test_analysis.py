@@ -120,7 +120,8 @@ class TestRecurringTrends:
             "2026-11-22T12:00:30Z",
             "2026-11-23T12:00:30Z",
         ]
-        # the autopilot added keywords, whose videos reshape the themes and shift their terms
+        # with the autopilot on (the default; issue 32 item 4), it added keywords, whose videos reshape
+        # the themes and shift their terms
         assert len((await get(team, path))["keywords"]) > len(SMALL["keywords"])
         # the main theme (the most videos) keeps its key in every batch and is not new after the first
         main = batches[0]["trends"][0]
@@ -130,6 +131,10 @@ class TestRecurringTrends:
             assert largest["stable_key"] == main["stable_key"], [t["name"] for t in later["trends"]]
             assert largest["status"] in {"rising", "steady", "fading"}
             assert sum(t["stable_key"] == main["stable_key"] for t in later["trends"]) == 1
+        # no two themes of one batch share a key (issue 32 item 4)
+        for batch in batches:
+            keys = [t["stable_key"] for t in batch["trends"]]
+            assert len(keys) == len(set(keys)), keys
         # the member ids stored for the matching are not served
         assert all("member_ids" not in t for b in batches for t in b["trends"])
         analyses = await get(team, f"{path}/analysis")

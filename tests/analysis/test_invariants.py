@@ -1,16 +1,21 @@
 """Numbers that must never contradict each other (issue 32 items 5 and 6), over the sandbox world and
 small real-shaped records: a creator's totals at least what is shown of them, cumulative usage histories
 that never fall, outlier flags that agree with their ratios and the §6.3 threshold, hashtags written in
-captions read by affinity and similar creators. Pure: no database, each test well under a second.
+captions read by affinity and similar creators, hook search rows distinct. Pure (no database), each
+test well under a second, but for the hook search test, which collects a few hours of the sandbox's
+TikTok videos into SQLite (about a second).
 """
 
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy import select
 
+from reelscope.analysis import hooks as hook_words
 from reelscope.analysis import outliers, totals
 from reelscope.analysis.affinity import GenreVideo, genres_of
 from reelscope.analysis.similar import CreatorPosts, similar
@@ -19,11 +24,16 @@ from reelscope.collectors.sandbox import sounds
 from reelscope.collectors.sandbox.creators import handle_of
 from reelscope.collectors.sandbox.vocab import THEMES
 from reelscope.collectors.sandbox.world import World
+from reelscope.hook import service as hook_service
+from reelscope.hook.schemas import SearchQuery
 from reelscope.hook.service import _type_figures
+from reelscope.kit.clock import ManualClock
 from reelscope.kit.platforms import Platform
 from reelscope.lookup.results import creator_result
-from reelscope.models import TrackedPost
+from reelscope.models import Hook, TrackedPost
+from reelscope.runtime import Runtime
 from reelscope.tracking.service import post_out
+from tests.catalog_builders import collect_sandbox
 
 SEED = 20240601
 AT = datetime(2026, 6, 1, 12, tzinfo=UTC)
@@ -173,3 +183,36 @@ def test_similar_creators_match_on_caption_hashtags_and_never_pad_with_tier_alon
     found = similar("t", [target, writer, same_tier_only])
     assert [c["creator_id"] for c in found] == ["w"]
     assert found[0]["shared"]["hashtags"] == ["sourdough"]
+
+
+# --- search results are distinct (issue 32 item 5: hooks/search listed five identical rows) -----------
+
+
+async def test_hook_search_lists_each_hook_once_with_its_videos_as_usage(
+    runtime: Runtime, clock: ManualClock
+) -> None:
+    # the sandbox writes captions from templates, so many videos open with the same words
+    await collect_sandbox(runtime, clock, days=0.25, tiktok_only=True)
+    await hook_service.refresh(runtime.db, clock.now())
+    async with runtime.db.transaction(write=False) as session:
+        videos_of = Counter((await session.execute(select(Hook.text_key))).scalars().all())
+    shared = [key for key, n in videos_of.most_common(3) if n > 1]
+    assert shared, "the sandbox gave no hook used twice"
+    # whole hooks (exact, then the hooks holding them) and a word of the most used one (every tier)
+    queries = [*shared, max(shared[0].split(), key=len)]
+    for q in queries:
+        rows, page = [], 1
+        while True:
+            async with runtime.db.transaction(write=False) as session:
+                found = await hook_service.search(session, SearchQuery(q=q, limit=100, page=page))
+            rows.extend(found.data)
+            if not found.pagination.has_next_page:
+                break
+            page += 1
+        keys = [hook_words.normalize(row.hook_text) for row in rows]
+        assert len(keys) == len(set(keys)), q  # one row per hook, across pages
+        assert len(rows) == found.pagination.total, q
+        assert all(row.usage_count == videos_of[key] for row, key in zip(rows, keys, strict=True)), q
+        words = [w for w in hook_words.normalize(q).split() if len(w) >= 3]
+        expected = {key for key in videos_of if set(words) <= set(key.split())}
+        assert set(keys) == expected, q  # and no hook holding the words is left out

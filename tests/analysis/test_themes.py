@@ -4,6 +4,7 @@ terms shifted but whose videos stayed, every sentence is a number from the video
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime, timedelta
 
 from reelscope.analysis.report import Baseline, baseline_of, build, trend_status
@@ -14,6 +15,7 @@ from reelscope.analysis.themes import (
     Theme,
     cluster,
     jaccard,
+    key_of,
     match_keys,
     terms_of,
 )
@@ -180,6 +182,85 @@ class TestKeysAcrossRuns:
         match_keys([splinter, kept], [past(bread)])
         assert kept.stable_key == bread.stable_key
         assert splinter.stable_key == "th_splinter"
+
+    def test_a_theme_whose_videos_mostly_stayed_keeps_its_key_over_one_with_its_old_terms(self) -> None:
+        """The autopilot added a keyword: four of the five videos stay, six new ones lead the terms; a
+        theme of other videos under the earlier theme's very terms does not take the key."""
+        docs, _ = corpus()
+        (bread,), _ = cluster(docs[: len(BREAD)])
+        added = [doc(200 + i, text, tags) for i, (text, tags) in enumerate(CRUMBTOK)]
+        stayed = Theme("th_stayed", "#crumbtok", SHIFTED_TERMS, [*bread.members[:4], *added], cohesion=0.5)
+        others = [doc(300 + i, text, tags) for i, (text, tags) in enumerate(BREAD)]
+        lookalike = Theme("th_lookalike", bread.name, list(bread.terms), others, cohesion=0.5)
+        assert (
+            jaccard(stayed.terms, bread.terms) < SAME_THEME_JACCARD <= jaccard(lookalike.terms, bread.terms)
+        )
+        match_keys([lookalike, stayed], [past(bread)])  # the look-alike first: larger, say
+        assert stayed.stable_key == bread.stable_key
+        assert lookalike.stable_key == "th_lookalike"
+
+
+def _theme(key: str, terms: list[str], ids: range) -> Theme:
+    return Theme(key, key, terms, [doc(i, "x", ()) for i in ids], cohesion=0.5)
+
+
+class TestNoSharedKeys:
+    """Two themes of one run never carry the same key, however the earlier themes overlap them."""
+
+    def test_the_same_terms_twice_without_earlier_themes(self) -> None:
+        terms = ["#sourdough", "starter", "crumb"]
+        themes = [_theme(key_of(terms), terms, range(0, 5)), _theme(key_of(terms), terms, range(5, 9))]
+        match_keys(themes, [])
+        assert [t.stable_key for t in themes] == [key_of(terms), key_of(terms) + "_2"]
+
+    def test_two_themes_with_an_earlier_themes_terms_and_no_stored_videos(self) -> None:
+        terms = ["#sourdough", "starter", "crumb", "ear"]
+        themes = [_theme("th_a", terms, range(0, 5)), _theme("th_b", terms, range(5, 9))]
+        match_keys(themes, [PastTheme("th_old", terms)])
+        assert [t.stable_key for t in themes] == ["th_old", "th_b"]
+
+    def test_a_derived_key_another_theme_carried_by_videos(self) -> None:
+        old_terms = ["#sourdough", "starter", "crumb"]
+        carried = _theme("th_new", ["#crumbtok", "#crumbshot", "slice"], range(0, 6))
+        # a theme of other videos whose own terms derive the earlier theme's key
+        lookalike = _theme(key_of(old_terms), old_terms, range(10, 14))
+        earlier = PastTheme(key_of(old_terms), old_terms, frozenset(f"v{i}" for i in range(0, 5)))
+        match_keys([carried, lookalike], [earlier])
+        assert carried.stable_key == key_of(old_terms)
+        assert lookalike.stable_key == key_of(old_terms) + "_2"
+
+    def test_random_runs_give_unique_keys_and_the_same_keys_again(self) -> None:
+        # few words, so themes often derive one key, and earlier keys are often derived ones
+        vocabulary = [f"w{i}" for i in range(6)]
+        rng = random.Random(20261128)
+        for _ in range(300):
+            earlier = []
+            for j in range(rng.randint(0, 5)):
+                terms = rng.sample(vocabulary, 4)
+                key = key_of(terms) if rng.random() < 0.5 else f"th_e{j}"
+                members = frozenset(f"v{i}" for i in rng.sample(range(40), rng.randint(0, 8)))
+                earlier.append(PastTheme(key, terms, members))
+            ids = rng.sample(range(40), 30)
+            sizes = [rng.randint(3, 6) for _ in range(rng.randint(1, 5))]
+            specs, start = [], 0
+            for size in sizes:
+                terms = rng.sample(vocabulary, 4)
+                specs.append((terms, ids[start : start + size]))
+                start += size
+
+            def run(
+                specs: list[tuple[list[str], list[int]]] = specs, earlier: list[PastTheme] = earlier
+            ) -> list[str]:
+                themes = [
+                    Theme(key_of(terms), "t", terms, [doc(i, "x", ()) for i in members], cohesion=0.5)
+                    for terms, members in specs
+                ]
+                match_keys(themes, earlier)
+                return [t.stable_key for t in themes]
+
+            keys = run()
+            assert len(set(keys)) == len(keys), (specs, earlier)
+            assert run() == keys
 
 
 class TestReport:

@@ -415,11 +415,13 @@ class TestSearch:
         data = response.json()["data"]
         assert [(item["video_id"], item["match_type"]) for item in data] == [
             (vid("h5"), "exact"),
-            (vid("h2"), "contains"),  # 1.2x coach's median: above x2, alone on its creator (0)
-            (vid("x2"), "contains"),
+            # h2 and x2 open with the same words: one row, h2's (1.2x coach's median: above x2, alone
+            # on its creator, unscored), whose usage_count says there are two
+            (vid("h2"), "contains"),
             (vid("h6"), "similar"),
         ]
-        assert response.json()["pagination"]["total"] == 4
+        assert data[1]["usage_count"] == 2
+        assert response.json()["pagination"]["total"] == 3
 
     @pytest.mark.parametrize(
         "q",
@@ -430,12 +432,7 @@ class TestSearch:
     ) -> None:
         response = await get(client, team, "search", q=q)
         assert_charged(response, "0.25", 25)
-        assert [item["match_type"] for item in response.json()["data"]] == [
-            "exact",
-            "contains",
-            "contains",
-            "similar",
-        ]
+        assert [item["match_type"] for item in response.json()["data"]] == ["exact", "contains", "similar"]
 
     async def test_whole_words_only(self, client: httpx.AsyncClient, team: TeamKey, catalog: None) -> None:
         assert videos(await get(client, team, "search", q="creat")) == []
@@ -453,11 +450,45 @@ class TestSearch:
         # "3" is too short to search by, but an exact or contiguous match still needs it
         data = (await get(client, team, "search", q="3 creatine mistakes")).json()["data"]
         assert [(i["video_id"], i["match_type"]) for i in data] == [
-            (vid("h2"), "contains"),
-            (vid("x2"), "contains"),
+            (vid("h2"), "contains"),  # and x2, the same words: one row
             (vid("h6"), "similar"),  # at coach's median: score 0
             (vid("h5"), "similar"),  # below it: a negative score
         ]
+
+    async def test_videos_opening_with_the_same_words_are_one_row_on_every_page(
+        self, client: httpx.AsyncClient, team: TeamKey, catalog: None, runtime: Runtime, clock: ManualClock
+    ) -> None:
+        """Issue 32 item 5: a search listed five identical rows, one per video opening with the same
+        words. A row is a distinct hook (its words, ``usage_count`` the videos using them): the best
+        scored of them, in its tier, on one page only; the total counts rows, not videos (§4.7)."""
+        now = clock.now()
+        copies = [
+            Item(f"c{i}", 1 + i / 10, 500 + 100 * i, f"{text} #fitness", creator=COACH)
+            for i, text in enumerate(
+                ["Creatine mistakes.", "creatine MISTAKES!!", "Creatine mistakes 💪", "creatine, mistakes"]
+            )
+        ] + [Item(f"m{i}", 2, 2000 + i, "3 creatine mistakes everyone makes") for i in range(4)]
+        await ingest(runtime, *(record(item, now) for item in copies))
+        await hook_service.refresh(runtime.db, now)
+
+        rows: list[dict[str, Any]] = []
+        for page in (1, 2, 3):
+            response = await get(client, team, "search", q="creatine mistakes", limit=1, page=page)
+            rows.extend(response.json()["data"])
+            assert response.json()["pagination"]["total"] == 3
+        texts = [analysis.normalize(row["hook_text"]) for row in rows]
+        assert texts == [
+            "creatine mistakes",
+            "3 creatine mistakes everyone makes",
+            "mistakes i made with creatine",
+        ]
+        assert [row["match_type"] for row in rows] == ["exact", "contains", "similar"]
+        assert [row["usage_count"] for row in rows] == [5, 6, 1]
+        # each row is the best-ranked video of its words (the trending order: score, then newer)
+        trending = (await get(client, team, "trending", window=30, limit=100)).json()["data"]
+        for row, words in zip(rows[:2], texts, strict=False):  # h6 (40 days) is past trending's window
+            first = next(t for t in trending if analysis.normalize(t["hook_text"]) == words)
+            assert row["video_id"] == first["video_id"]
 
     async def test_no_match_is_an_empty_page_still_charged(
         self, client: httpx.AsyncClient, team: TeamKey, catalog: None

@@ -1531,7 +1531,9 @@ OPERATIONS: dict[str, Operation] = {
             "Hooks holding the words of `q` as whole words (punctuation, emoji, line "
             "breaks and case\nignored), in tiers by `match_type`: `exact` (the hook is"
             " `q`), `contains` (the words of `q` in a\nrow), `similar` (its words of "
-            "3+ characters anywhere); the best scored first in each tier. The top\n"
+            "3+ characters anywhere); the best scored first in each tier. One row\nper"
+            " distinct hook: videos opening with the same words are one row, the best"
+            " scored of them, and\n`usage_count` says how many there are. The top "
             "1,000 are served.\n\n**Price:** $0.25 (25 credits) per successful call."
         ),
         price_usd="0.25",

@@ -2931,7 +2931,8 @@ class SyncOperations(SyncCore):
         """Hooks holding the words of `q` as whole words (punctuation, emoji, line breaks and case
         ignored), in tiers by `match_type`: `exact` (the hook is `q`), `contains` (the words of `q`
         in a row), `similar` (its words of 3+ characters anywhere); the best scored first in each
-        tier. The top 1,000 are served.
+        tier. One row per distinct hook: videos opening with the same words are one row, the best
+        scored of them, and `usage_count` says how many there are. The top 1,000 are served.
 
         **Price:** $0.25 (25 credits) per successful call.
         """

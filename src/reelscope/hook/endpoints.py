@@ -57,8 +57,9 @@ async def list_trending_hooks(
 async def search_hooks(query: Annotated[SearchQuery, Query()], session: SessionDep) -> Page[HookMatch]:
     """Hooks holding the words of `q` as whole words (punctuation, emoji, line breaks and case
     ignored), in tiers by `match_type`: `exact` (the hook is `q`), `contains` (the words of `q` in a
-    row), `similar` (its words of 3+ characters anywhere); the best scored first in each tier. The top
-    1,000 are served."""
+    row), `similar` (its words of 3+ characters anywhere); the best scored first in each tier. One row
+    per distinct hook: videos opening with the same words are one row, the best scored of them, and
+    `usage_count` says how many there are. The top 1,000 are served."""
     return await hook_service.search(session, query)
 
 

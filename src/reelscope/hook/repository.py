@@ -32,6 +32,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 from sqlalchemy.sql.elements import ColumnElement
 
 from reelscope.models import Hook, HookCategoryStats, HookLibrary, HookTypeStats, ReadVersion, Video
@@ -456,24 +457,43 @@ async def _rows(
     return (await session.execute(stmt)).all()
 
 
+def _best_of_its_words() -> ColumnElement[bool]:
+    """The hook is the best (in list order: ``_BEST``) of the hooks with its words (``text_key``): one
+    row per distinct hook, the one ``usage_count`` counts the others against. A search's tiers depend on
+    the words alone, so a text's best hook is always the one of its tier. One seek per row in
+    ``ix_hooks_text_key_rank``."""
+    same = aliased(Hook, name="same_words")
+    best = (
+        select(same.seq)
+        .where(same.text_key == Hook.text_key)
+        .order_by(same.rank_score.desc(), same.seq.desc())
+        .limit(1)
+        .correlate(Hook)
+        .scalar_subquery()
+    )
+    return Hook.seq == best
+
+
 async def search(
     session: AsyncSession, key: str, words: Sequence[str], limit: int, offset: int
 ) -> tuple[Sequence[Any], list[int], int]:
-    """Hooks holding every one of ``words`` (the query's words of 3+ characters), in tiers: 0 ``exact``
-    (the hook's words are the query's), 1 ``contains`` (all the query's words in a row: a full-text
-    phrase), 2 ``similar`` (its words of 3+ characters anywhere); within a tier the best first. The
-    rows of the page, the tier of each, and how many of the top ``TOP`` there are.
+    """Distinct hooks holding every one of ``words`` (the query's words of 3+ characters), in tiers:
+    0 ``exact`` (the hook's words are the query's), 1 ``contains`` (all the query's words in a row: a
+    full-text phrase), 2 ``similar`` (its words of 3+ characters anywhere); within a tier the best
+    first. Videos opening with the same words are one row, their best hook (``usage_count`` says how
+    many there are): five videos with one hook are not five results (issue 32 item 5). The rows of the
+    page, the tier of each, and how many of the top ``TOP`` there are.
 
     Each tier is counted (up to ``TOP``) and read on its own, in rank order."""
     everything = key.split(" ")
 
     def tier_conditions(tier: int, in_rank_order: bool) -> list[ColumnElement[bool]]:
         if tier == 0:
-            return [Hook.text_key == key]
+            return [Hook.text_key == key, _best_of_its_words()]
         in_row = _full_text(session, everything, phrase=True, in_rank_order=in_rank_order)
         if tier == 1:
-            return [in_row, Hook.text_key != key]
-        return [_full_text(session, words, in_rank_order=in_rank_order), ~in_row]
+            return [in_row, Hook.text_key != key, _best_of_its_words()]
+        return [_full_text(session, words, in_rank_order=in_rank_order), ~in_row, _best_of_its_words()]
 
     found: list[Any] = []
     kinds: list[int] = []

@@ -33,7 +33,9 @@ class Hook(Base):
         Index(
             "ix_hooks_visual_hook_type_rank", "visual_hook_type", "rank_score", "seq", "published_at", "views"
         ),
-        Index("ix_hooks_text_key", "text_key"),
+        # a text's hooks best first: usage counts and library ranges by text, and search's one row per
+        # text (its best hook, hook/repository._best_of_its_words) in one seek
+        Index("ix_hooks_text_key_rank", "text_key", "rank_score", "seq"),
         Index("ix_hooks_creator_id", "creator_id"),
     )
 
