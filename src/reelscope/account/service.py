@@ -5,8 +5,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from reelscope.account.schemas import (
     AutoTopUp,
     Balance,
@@ -16,23 +14,11 @@ from reelscope.account.schemas import (
     CollectorTurn,
     KeyDailyCap,
 )
-from reelscope.auth import repository as auth_repository
 from reelscope.auth.service import Caller
 from reelscope.billing import service as billing_service
 from reelscope.collectors import status as collector_status
 from reelscope.collectors.routing import Sources
 from reelscope.kit.clock import iso
-from reelscope.kit.errors import NotFound
-
-
-async def balance(
-    session: AsyncSession, team_id: str, daily_cap: billing_service.DailyCap | None, now: datetime
-) -> Balance:
-    """The team's balance and auto top-up, and the calling key's daily cap (ADR 0047)."""
-    found = await auth_repository.team_balance(session, team_id)
-    if found is None:
-        raise NotFound("Team not found")
-    return _balance(found, daily_cap, now)
 
 
 def balance_of(caller: Caller, now: datetime) -> Balance:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import CursorResult, bindparam, select, update
+from sqlalchemy import CursorResult, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.kit.fast_reads import FastReads, Row
@@ -31,21 +31,6 @@ async def get_caller(reads: FastReads, key_hash: str, feature: str) -> Row | Non
     for ``feature`` (if any), and the key's daily spending cap with what it spent on its last day of
     spending (ADR 0047)."""
     return await reads.one(CALLER_SQL, {"key_hash": key_hash, "feature": feature})
-
-
-# a statement the balance read, polled by clients, runs on every call: built once, since building a
-# statement and its cache key costs about as much as running it; over the table's columns, which skip
-# the ORM's compile and loading steps (together ~0.1 ms a request, measured in ADR 0037)
-_TEAMS = Team.__table__
-_BALANCE = select(
-    _TEAMS.c.credits, _TEAMS.c.auto_topup_below, _TEAMS.c.auto_topup_amount, _TEAMS.c.auto_topup_last_at
-).where(_TEAMS.c.id == bindparam("team_id"))
-
-
-async def team_balance(session: AsyncSession, team_id: str) -> Row | None:
-    """The team's credits and auto top-up settings, in that order."""
-    row = (await session.execute(_BALANCE, {"team_id": team_id})).first()
-    return None if row is None else tuple(row)
 
 
 async def get_team_by_name(session: AsyncSession, name: str) -> Team | None:

@@ -27,7 +27,7 @@ from reelscope.contract.dependencies import (
     SessionDep,
     runtime_of,
 )
-from reelscope.contract.precomputed import Read, precomputed
+from reelscope.contract.precomputed import Read, direct_read, precomputed
 from reelscope.contract.route import (
     V1_PREFIX,
     ContractRoute,
@@ -55,6 +55,7 @@ __all__ = [
     "RuntimeDep",
     "SessionDep",
     "client_ip",
+    "direct_read",
     "precomputed",
     "prepared_by",
     "runs_as_write",

@@ -125,3 +125,20 @@ def _converter(name: str, annotation: Any) -> Callable[[str], Any]:
     if annotation is str:
         return str
     raise TypeError(f"path parameter {name!r}: a precomputed read takes str or enum path parameters")
+
+
+Plain = Callable[[Request], Awaitable[Response]]
+
+
+def direct_read(endpoint: Plain) -> Plain:
+    """An endpoint the contract calls with the ``Request`` alone, as it calls a precomputed read: for a
+    read answered from what the contract already read (``request.state.call``), which takes no query
+    parameter and no path parameter, so FastAPI would solve and validate nothing of use around it.
+    The route's ``response_model`` documents the body."""
+
+    async def check(_request: Request) -> None:
+        return None
+
+    endpoint.direct = endpoint  # type: ignore[attr-defined]
+    endpoint.check = check  # type: ignore[attr-defined]
+    return endpoint
