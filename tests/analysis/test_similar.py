@@ -3,11 +3,13 @@ is listed."""
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime
 
+import numpy as np
 import pytest
 
-from reelscope.analysis.similar import SOUND_WEIGHT, TIER_WEIGHT, CreatorPosts, similar
+from reelscope.analysis.similar import SOUND_WEIGHT, TIER_WEIGHT, CreatorPosts, prepare, similar, similar_in
 from reelscope.analysis.themes import Doc
 
 AT = datetime(2026, 11, 20, tzinfo=UTC)
@@ -90,3 +92,30 @@ class TestSimilar:
     def test_unknown_followers_share_no_tier_and_a_lone_creator_has_no_match(self) -> None:
         assert similar("unknown", [UNKNOWN, RUNNER]) == []
         assert similar("baker", [BAKER]) == []
+
+
+class TestPrepared:
+    def test_shared_words_are_the_common_terms_heaviest_first_ties_in_vocabulary_order(self) -> None:
+        # the listing reads the nonzeros of the two rows' product alone (issue 33 item 4); it must
+        # order them as a full sort of the product over the whole vocabulary would
+        rng = random.Random(7)
+        words = [f"word{n}" for n in range(40)]
+        creators = [
+            creator(
+                f"c{n}",
+                n % 4,
+                *(doc(" ".join(rng.sample(words, 6)), f"#tag{rng.randrange(8)}") for _ in range(3)),
+            )
+            for n in range(12)
+        ]
+        prepared = prepare(creators)
+        for target in ("c0", "c5"):
+            index = prepared.index[target]
+            for row in similar_in(prepared, target):
+                other = prepared.index[row["creator_id"]]
+                weight = prepared.matrix[index].multiply(prepared.matrix[other]).toarray().ravel()
+                expected = [
+                    str(prepared.vocabulary[j]) for j in np.argsort(-weight, kind="stable") if weight[j] > 0
+                ]
+                assert row["shared"]["words"] == [t for t in expected if not t.startswith("#")][:10]
+                assert row["shared"]["hashtags"] == [t[1:] for t in expected if t.startswith("#")][:10]

@@ -29,3 +29,19 @@ class TestReadCaches:
         assert caches.lookup("b", 1) == (False, None)
         assert caches.lookup("a", 1) == (True, "A") and caches.lookup("c", 1) == (True, "C")
         assert len(caches) == 2
+
+    def test_a_large_kind_keeps_at_most_its_own_count(self) -> None:
+        # prepared models of agents' creators are megabytes each: a few kept, whatever else is kept
+        caches = ReadCaches()
+        caches.keep("small", 1, "S")
+        for agent in ("a", "b", "c"):
+            caches.keep(("model", agent), 1, agent.upper(), at_most=2)
+        assert caches.lookup(("model", "a"), 1) == (False, None)  # the least recently used of its kind
+        assert caches.lookup(("model", "b"), 1) == (True, "B")  # b is now more recent than c
+        caches.keep(("model", "d"), 1, "D", at_most=2)
+        assert caches.lookup(("model", "c"), 1) == (False, None)
+        assert caches.lookup(("model", "b"), 1) == (True, "B") and caches.lookup(("model", "d"), 1) == (
+            True,
+            "D",
+        )
+        assert caches.lookup("small", 1) == (True, "S")

@@ -205,6 +205,7 @@ async def get_agent_similar_creators(
     query: Annotated[EmptyQuery, Query()],
     session: SessionDep,
     principal: PrincipalDep,
+    runtime: RuntimeDep,
 ) -> Envelope[SimilarCreators]:
     """Similar creators (beta): the agent's creators ranked by likeness to `creator_id` (the id of the
     creator lists and the videos' `author_id`): text similarity of their captions and hashtags, shared
@@ -212,7 +213,10 @@ async def get_agent_similar_creators(
     creators who post a word, hashtag or sound in common: a shared tier alone lists nobody. A creator
     none of the agent's videos has is 404."""
     agent = await agent_service.get_owned(session, principal.team_id, agent_id)
-    return Envelope(data=await agent_affinity.similar_creators(session, agent, creator_id))
+    similar = await agent_affinity.similar_creators(
+        session, runtime.caches, agent, creator_id, runtime.clock.now()
+    )
+    return Envelope(data=similar)
 
 
 @router.get("/{agent_id}/analysis/latest", responses=errors(400, 404))
