@@ -1,22 +1,24 @@
 """Trend detection: what is breaking out in a region's recent videos (ARCHITECTURE §8, spec §4.3).
 
 The model (ADR 0051). A run at ``now`` looks at one region's videos of the last ``recent`` window (24
-hours) and, before it, a ``baseline`` window (7 days). Every *feature* of a recent video is a candidate:
-a hashtag, an uploader tag (ADR 0026), a shared sound, a word or 2–3 word phrase of the title (the
-caption's first line), a 2–3 word phrase of the rest of the caption, and a capitalised name in a title
-("Meghan Markle", an *entity*). Each feature ``f`` is used at its own rate per video of the region,
-``r_f``; a window of ``n`` videos then holds Poisson(``r_f · n``) uses of it — the region's volume, which
-varies by day and weekday, is the exposure. ``r_f`` is known only through the baseline: ``b`` uses among
-``N`` baseline videos give, under Jeffreys' prior, a Gamma(``b + ½``, ``N``) rate, so the recent count
-among ``n`` videos is negative binomial (shape ``b + ½``, success share ``n / (N + n)``) — overdispersed
-as real counts are, and the exact test of "this feature's rate has not changed" between two windows.
-Where the history covers the same hours a week before (weekday seasonality: a Sunday fixture, a Monday
-show), the rate that week-ago window shows is the null when it is higher than the week's mean.
+hours) and a ``baseline`` before it: the 6 days before the day before the recent window (that ``gap`` day
+is in neither window, so a story that builds over two days is not its own baseline). Every *feature* of a
+recent video is a candidate: a hashtag, an uploader tag (ADR 0026), a shared sound, a word or 2–3 word
+phrase of the title (the caption's first line), a 2–3 word phrase of the rest of the caption, and a
+capitalised name in a title ("Meghan Markle", an *entity*). Each feature ``f`` is used at its own rate
+per video of the region; a window of ``n`` videos then holds Poisson(rate · ``n``) uses of it — the
+region's volume, which varies by day and weekday, is the exposure. "The rate did not change" is tested
+exactly between the baseline (``b`` uses among ``N`` videos) and the recent window (``c`` among ``n``):
+given ``b + c``, ``c`` is Binomial(``b + c``, ``n / (N + n)``) (``rate_change_chance``). Where the history
+covers the same hours a week before (weekday seasonality: a Sunday fixture, a Monday show), the rate that
+week-ago window shows is the null when it is higher; a numbered label's series ("Week #") likewise.
 
-A run tests every feature of its recent window, thousands in a dense region, so it controls the false
-discovery rate across them (Benjamini–Hochberg at ``fdr``): among the features it reports, the expected
-share that its baseline explains is at most ``fdr``. A feature reported must also be a breakout, not a
-big feature's modest rise (its count ``min_ratio``× its expectation), and be written by at least
+A run tests every feature of its recent window, thousands in a dense region. Features on the same recent
+videos with the same baseline are one test (a caption template's words). The tests that can reach
+significance at all are counted (Tarone), and the false discovery rate is held at ``fdr`` over the
+stories a person is shown: Benjamini–Hochberg's line rises with the distinct stories among the tests up
+to a rank, not with their words (``story_discoveries``). A feature reported must also be a breakout, not
+a big feature's modest rise (its count ``min_ratio``× its expectation), and be written by at least
 ``min_count`` videos, counting each uploader at most ``per_creator_cap`` times (one channel's series is
 not a story). Reported features that share videos are one trend (on the share of the smaller one's
 videos), so a story told in different words is one trend; a word that separate stories carry (two
