@@ -1,22 +1,24 @@
 """Trend detection: what is breaking out in a region's recent videos (ARCHITECTURE §8, spec §4.3).
 
 The model (ADR 0051). A run at ``now`` looks at one region's videos of the last ``recent`` window (24
-hours) and, before it, a ``baseline`` window (7 days). Every *feature* of a recent video is a candidate:
-a hashtag, an uploader tag (ADR 0026), a shared sound, a word or 2–3 word phrase of the title (the
-caption's first line), a 2–3 word phrase of the rest of the caption, and a capitalised name in a title
-("Meghan Markle", an *entity*). Each feature ``f`` is used at its own rate per video of the region,
-``r_f``; a window of ``n`` videos then holds Poisson(``r_f · n``) uses of it — the region's volume, which
-varies by day and weekday, is the exposure. ``r_f`` is known only through the baseline: ``b`` uses among
-``N`` baseline videos give, under Jeffreys' prior, a Gamma(``b + ½``, ``N``) rate, so the recent count
-among ``n`` videos is negative binomial (shape ``b + ½``, success share ``n / (N + n)``) — overdispersed
-as real counts are, and the exact test of "this feature's rate has not changed" between two windows.
-Where the history covers the same hours a week before (weekday seasonality: a Sunday fixture, a Monday
-show), the rate that week-ago window shows is the null when it is higher than the week's mean.
+hours) and a ``baseline`` before it: the 6 days before the day before the recent window (that ``gap`` day
+is in neither window, so a story that builds over two days is not its own baseline). Every *feature* of a
+recent video is a candidate: a hashtag, an uploader tag (ADR 0026), a shared sound, a word or 2–3 word
+phrase of the title (the caption's first line), a 2–3 word phrase of the rest of the caption, and a
+capitalised name in a title ("Meghan Markle", an *entity*). Each feature ``f`` is used at its own rate
+per video of the region; a window of ``n`` videos then holds Poisson(rate · ``n``) uses of it — the
+region's volume, which varies by day and weekday, is the exposure. "The rate did not change" is tested
+exactly between the baseline (``b`` uses among ``N`` videos) and the recent window (``c`` among ``n``):
+given ``b + c``, ``c`` is Binomial(``b + c``, ``n / (N + n)``) (``rate_change_chance``). Where the history
+covers the same hours a week before (weekday seasonality: a Sunday fixture, a Monday show), the rate that
+week-ago window shows is the null when it is higher; a numbered label's series ("Week #") likewise.
 
-A run tests every feature of its recent window, thousands in a dense region, so it controls the false
-discovery rate across them (Benjamini–Hochberg at ``fdr``): among the features it reports, the expected
-share that its baseline explains is at most ``fdr``. A feature reported must also be a breakout, not a
-big feature's modest rise (its count ``min_ratio``× its expectation), and be written by at least
+A run tests every feature of its recent window, thousands in a dense region. Features on the same recent
+videos with the same baseline are one test (a caption template's words). The tests that can reach
+significance at all are counted (Tarone), and the false discovery rate is held at ``fdr`` over the
+stories a person is shown: Benjamini–Hochberg's line rises with the distinct stories among the tests up
+to a rank, not with their words (``story_discoveries``). A feature reported must also be a breakout, not
+a big feature's modest rise (its count ``min_ratio``× its expectation), and be written by at least
 ``min_count`` videos, counting each uploader at most ``per_creator_cap`` times (one channel's series is
 not a story). Reported features that share videos are one trend (on the share of the smaller one's
 videos), so a story told in different words is one trend; a word that separate stories carry (two
@@ -124,7 +126,11 @@ class DetectedTrend:
 @dataclass(frozen=True)
 class DetectionParams:
     recent: timedelta = timedelta(hours=24)
+    # the span before the recent window a run reads; its last ``gap`` is not counted in the baseline
     baseline: timedelta = timedelta(days=7)
+    # a story that builds over two days must not be its own baseline: the day before the recent window
+    # is in neither window (a guard band), so the baseline is the 6 days before it
+    gap: timedelta = timedelta(hours=24)
     # the false discovery rate a run controls across every feature it tests (Benjamini–Hochberg)
     fdr: float = 0.01
     # a trend is at least this many videos (each uploader counted up to per_creator_cap times)
@@ -160,6 +166,46 @@ def discoveries(chances: Sequence[float], tested: int, fdr: float) -> int:
     return found
 
 
+def story_discoveries(
+    chances: Sequence[float], videos: Sequence[frozenset[str]], tested: int, fdr: float, containment: float
+) -> int:
+    """How many of the smallest p-values to reject so that the false discovery rate holds over the
+    stories a person is shown rather than over features (``chances`` ascending, ``videos`` each test's
+    recent videos). One story is many features with overlapping videos (a caption template's words,
+    its hashtags, the sound): counted one by one they raise Benjamini–Hochberg's line (``rank · fdr /
+    tested``) by their number, and a chance tail tag gets under it beside a big story. Here the line at
+    a rank rises with the stories among the tests up to it — groups linked by sharing ``containment``
+    of the smaller one's videos, as trends are grouped — so the chance ones stay about ``fdr`` of the
+    stories shown. The largest rank ``r`` with p ≤ stories(r) · fdr / tested: a self-consistent rule
+    (Blanchard & Roquain 2008) that rejects no more than Benjamini–Hochberg does."""
+    limit = discoveries(chances, tested, fdr)
+    parent = list(range(limit))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    found = stories = 0
+    for rank in range(limit):
+        own = videos[rank]
+        joined = False
+        for other in range(rank):
+            seen = videos[other]
+            if len(own & seen) >= containment * min(len(own), len(seen)):
+                a, b = root(rank), root(other)
+                if a != b:
+                    parent[a] = b
+                    if joined:
+                        stories -= 1  # it links two stories told apart so far
+                joined = True
+        stories += not joined
+        if chances[rank] <= stories * fdr / max(tested, 1):
+            found = rank + 1
+    return found
+
+
 # combining marks (Indic vowel signs, viramas, accents written apart) belong to the word they mark:
 # ``\w`` alone splits "ప్రదీప్" into pieces
 _MARKS = "".join(chr(c) for c in range(0x300, 0x10000) if unicodedata.category(chr(c)) in ("Mn", "Mc", "Me"))
@@ -187,7 +233,9 @@ def title_of(caption: str) -> tuple[str, str]:
 
 
 def _tokens(text: str) -> list[str]:
-    return _TOKEN.findall(_HASHTAG_TEXT.sub(" ", text))
+    """The words of a text; a possessive is its noun ("Alabama's Election" counts "alabama", as
+    "Alabama Senate" does; a curly "’s" already splits there)."""
+    return [w[:-2] if w[-2:] in ("'s", "'S") else w for w in _TOKEN.findall(_HASHTAG_TEXT.sub(" ", text))]
 
 
 def _meaningful(word: str) -> bool:
@@ -335,11 +383,12 @@ class FeatureWindows:
         self.features = features if features is not None else FeatureMemo(params)
         self.now: datetime | None = None
         self._pending: list[Post] = []
-        # posts taken in, by time; [_head, _recent) is the baseline window, [_week_start, _week_end)
-        # the week-ago window inside it, [_recent, len) the recent window
+        # posts taken in, by time; [_head, _gap) is the baseline window, [_week_start, _week_end)
+        # the week-ago window inside it, [_gap, _recent) the guard day before the recent window (in
+        # neither), [_recent, len) the recent window
         self._posts: list[Post] = []
         self._times: list[datetime] = []
-        self._head = self._week_start = self._week_end = self._recent = 0
+        self._head = self._week_start = self._week_end = self._gap = self._recent = 0
         self.recent_videos: dict[str, set[str]] = {}
         self.recent_creators: dict[str, dict[str, int]] = {}
         self.recent_views: dict[str, int] = {}
@@ -363,12 +412,12 @@ class FeatureWindows:
     @property
     def earliest(self) -> datetime | None:
         """The oldest post of the baseline window."""
-        return self._times[self._head] if self._head < self._recent else None
+        return self._times[self._head] if self._head < self._gap else None
 
     @property
     def baseline_videos(self) -> int:
         """Videos in the baseline window: the exposure its counts are per."""
-        return self._recent - self._head
+        return self._gap - self._head
 
     @property
     def week_ago_videos(self) -> int:
@@ -386,15 +435,16 @@ class FeatureWindows:
     def add(self, posts: Iterable[Post]) -> None:
         self._pending.extend(posts)
 
-    def _bounds(self, now: datetime) -> tuple[datetime, datetime, datetime, datetime]:
+    def _bounds(self, now: datetime) -> tuple[datetime, datetime, datetime, datetime, datetime]:
         """Window edges (each exclusive below, inclusive above): baseline start, week-ago start and end
-        (clipped to the baseline), recent start."""
+        (clipped to the baseline), baseline end (the guard day's start), recent start."""
         params = self.params
         recent_start = now - params.recent
         baseline_start = recent_start - params.baseline
+        baseline_end = max(baseline_start, recent_start - params.gap)
         week_start = max(baseline_start, recent_start - timedelta(days=7))
-        week_end = min(now - timedelta(days=7), recent_start)
-        return baseline_start, week_start, max(week_start, week_end), recent_start
+        week_end = min(now - timedelta(days=7), baseline_end)
+        return baseline_start, week_start, max(week_start, week_end), baseline_end, recent_start
 
     def advance(self, now: datetime) -> None:
         """Move the windows to a run at ``now`` (no earlier than the previous run)."""
@@ -410,7 +460,7 @@ class FeatureWindows:
                 self.features(post)
         taken = sorted(fresh, key=lambda p: p.posted_at)
         self._pending = [p for p in self._pending if p.posted_at > now]
-        old = (self._head, self._week_start, self._week_end, self._recent, len(self._posts))
+        old = (self._head, self._week_start, self._week_end, self._gap, self._recent, len(self._posts))
         self._posts += taken
         self._times += [p.posted_at for p in taken]
         # each edge's first post past it; every edge only moves forward
@@ -423,24 +473,25 @@ class FeatureWindows:
         )
         # a post changes windows only where an edge moved past it
         done = 0
-        for lo, hi in sorted((old[i], new[i]) for i in range(5) if new[i] > old[i]):
+        for lo, hi in sorted((old[i], new[i]) for i in range(len(old)) if new[i] > old[i]):
             for i in range(max(lo, done), hi):
                 self._move(self._posts[i], self._where(i, old), self._where(i, new))
             done = max(done, hi)
-        self._head, self._week_start, self._week_end, self._recent = new[:4]
+        self._head, self._week_start, self._week_end, self._gap, self._recent = new[:5]
         self.now = now
         if self._head > 4096 and self._head * 2 > len(self._posts):
             del self._posts[: self._head], self._times[: self._head]
             self._week_start -= self._head
             self._week_end -= self._head
+            self._gap -= self._head
             self._recent -= self._head
             self._head = 0
 
     @staticmethod
     def _where(i: int, edges: tuple[int, ...]) -> tuple[bool, bool, bool]:
         """(in the baseline, in the week-ago window, in the recent window) of post ``i``."""
-        head, week_start, week_end, recent, end = edges
-        return head <= i < recent, week_start <= i < week_end, recent <= i < end
+        head, week_start, week_end, gap, recent, end = edges
+        return head <= i < gap, week_start <= i < week_end, recent <= i < end
 
     def _move(self, post: Post, was: tuple[bool, bool, bool], now: tuple[bool, bool, bool]) -> None:
         if now[0] != was[0]:
@@ -584,62 +635,104 @@ def _null_of(windows: FeatureWindows, key: str, weekday: bool) -> _Null:
     return _Null(uses, videos)
 
 
-def bursts_at(windows: FeatureWindows) -> list[Burst]:
-    """The bursts of the run ``windows`` stands at, strongest first (the model: module docstring).
+_Test = tuple[float, float, str, int, _Null, list[str]]
 
-    Every feature of the recent window is tested. A feature's least attainable p-value (all its uses in
-    the recent window) decides whether it counts among the tests (``tarone_tested``); those counted
-    are corrected together by Benjamini–Hochberg at ``fdr``."""
+
+def _tests(windows: FeatureWindows) -> tuple[int, list[_Test]]:
+    """The run's tests (``bursts_at``): how many count (Tarone), and those that can be reported —
+    (p-value, log least p-value, first key, capped count, null, the features it stands for) — ordered
+    by p-value."""
     params = windows.params
-    if windows.now is None:
-        return []
     recent = max(1, len(windows.recent_posts))
     weekday = windows.covers_week_ago()
-    log_least: list[float] = []
-    scored: list[tuple[float, float, str, int, _Null]] = []
+    # one test per distinct (recent videos, null): the features it stands for
+    tests: dict[tuple[frozenset[str], int, int], list[str]] = {}
+    nulls: dict[str, _Null] = {}
     for key, videos in windows.recent_videos.items():
-        null = _null_of(windows, key, weekday)
-        share = recent / (recent + null.videos)
-        least = (len(videos) + null.uses) * math.log(share)
+        null = nulls[key] = _null_of(windows, key, weekday)
+        tests.setdefault((frozenset(videos), null.uses, null.videos), []).append(key)
+    log_least: list[float] = []
+    scored: list[_Test] = []
+    for (members, uses, baseline), keys in tests.items():
+        share = recent / (recent + baseline)
+        least = (len(members) + uses) * math.log(share)
         log_least.append(least)
+        key = min(keys)
         if key not in windows.candidates:
             continue  # under min_count videos: tested, never reported
         count = sum(min(n, params.per_creator_cap) for n in windows.recent_creators[key].values())
         if count < params.min_count:
             continue  # one uploader's series, not a story
-        chance = rate_change_chance(count, null.uses, share)
+        chance = rate_change_chance(count, uses, share)
         if chance < 1.0:
-            scored.append((chance, least, key, count, null))
+            scored.append((chance, least, key, count, nulls[key], keys))
     log_least.sort()
     limit = tarone_tested(log_least, params.fdr)
     tested = bisect_right(log_least, limit)
     scored = sorted((s for s in scored if s[1] <= limit), key=lambda s: (s[0], s[2]))
+    return tested, scored
+
+
+def bursts_at(windows: FeatureWindows) -> list[Burst]:
+    """The bursts of the run ``windows`` stands at, strongest first (the model: module docstring).
+
+    Every feature of the recent window is tested. Features on the same recent videos with the same
+    baseline ("glass", "skin", "glass skin" of one caption template; "Meghan Markle" and "Prince
+    Harry" in the same four titles) are one test: their counts are the same data, and counting each
+    copy as a test of its own both inflated the number of tests (Tarone's rule then left a small story
+    out) and the number of discoveries (Benjamini–Hochberg's line rose with a big story's copies,
+    letting chance tail tags under it). A test's least attainable p-value (all its uses in the recent
+    window) decides whether it counts among the tests (``tarone_tested``); those counted are corrected
+    together by Benjamini–Hochberg at ``fdr``, and every feature of a rejected test is a burst."""
+    return _bursts(windows)[0]
+
+
+def _bursts(windows: FeatureWindows) -> tuple[list[Burst], list[Burst]]:
+    """The run's bursts (``bursts_at``) and the features beside them that are beyond chance on their
+    own (p-value under ``fdr`` before any correction, a breakout): not reported, but a trend they are
+    part of may take its name from them (``trends_at``)."""
+    params = windows.params
+    if windows.now is None:
+        return [], []
+    recent = max(1, len(windows.recent_posts))
+    tested, scored = _tests(windows)
+    rejected = story_discoveries(
+        [s[0] for s in scored],
+        [frozenset(windows.recent_videos[s[2]]) for s in scored],
+        tested,
+        params.fdr,
+        params.containment,
+    )
     found: list[Burst] = []
-    for chance, _, key, count, null in scored[: discoveries([s[0] for s in scored], tested, params.fdr)]:
+    nominal: list[Burst] = []
+    for rank, (chance, _, _, count, null, keys) in enumerate(scored):
+        if rank >= rejected and chance > params.fdr:
+            break
         exposure = max(null.videos, 1) / recent
         expected = null.uses / exposure
         ratio = (count + 1.0) / (expected + 1.0)
         if ratio < params.min_ratio:
             continue  # beyond chance, but a big feature's rise, not a breakout
-        views_ratio = (windows.recent_views[key] + 1.0) / (
-            windows.baseline_views.get(key, 0) / exposure + 1.0
-        )
-        found.append(
-            Burst(
-                feature=windows.labels[key],
-                recent_count=len(windows.recent_videos[key]),
-                expected=expected,
-                z=(count - expected) / math.sqrt(expected + 1.0),
-                ratio=ratio,
-                views_ratio=views_ratio,
-                video_ids=frozenset(windows.recent_videos[key]),
-                chance=chance,
-                baseline_uses=null.uses,
-                baseline_videos=null.videos,
+        for key in keys:
+            views_ratio = (windows.recent_views[key] + 1.0) / (
+                windows.baseline_views.get(key, 0) / exposure + 1.0
             )
-        )
+            (found if rank < rejected else nominal).append(
+                Burst(
+                    feature=windows.labels[key],
+                    recent_count=len(windows.recent_videos[key]),
+                    expected=expected,
+                    z=(count - expected) / math.sqrt(expected + 1.0),
+                    ratio=ratio,
+                    views_ratio=views_ratio,
+                    video_ids=frozenset(windows.recent_videos[key]),
+                    chance=chance,
+                    baseline_uses=null.uses,
+                    baseline_videos=null.videos,
+                )
+            )
     found.sort(key=lambda b: (-b.score, b.feature.key))
-    return found
+    return found, nominal
 
 
 # the kinds of feature a person chose or a title names: a group holding one is a story of its own
@@ -838,7 +931,7 @@ def trends_at(windows: FeatureWindows) -> list[DetectedTrend]:
     params, now = windows.params, windows.now
     if now is None:
         return []
-    bursts = bursts_at(windows)
+    bursts, nominal = _bursts(windows)
     by_id = windows.recent_posts
     trends: list[DetectedTrend] = []
     for members in _cluster(bursts, params.containment):
@@ -852,7 +945,10 @@ def trends_at(windows: FeatureWindows) -> list[DetectedTrend]:
         per_platform: dict[str, int] = defaultdict(int)
         for post in member_posts:
             per_platform[post.platform] += 1
-        name, trend_type = _display_name(members, member_posts)
+        # the words of the story beyond chance on their own, though not reported: they may name it
+        inside = set(videos)
+        words = [b for b in nominal if 2 * len(b.video_ids & inside) > len(b.video_ids)]
+        name, trend_type = _display_name([*members, *words], member_posts)
         trends.append(
             DetectedTrend(
                 key=lead.feature.key,

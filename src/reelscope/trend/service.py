@@ -322,13 +322,24 @@ async def merge_run(
             session.add(trend)
             await session.flush()
             known[trend.id] = trend
-        else:
+        snapshots = [exemplars[v] for v in found.exemplar_ids if v in exemplars]
+        row = rows.get(trend_id) if trend_id is not None else None
+        # nothing the day's row does not show: a later run holding only the story's tail (its first
+        # videos now before the run's 24 hours, which are no baseline for the rest: ADR 0051) is no new
+        # sighting of the row, which keeps its fuller picture, its description and its momentum's videos
+        held = {s.get("video_id") for s in row.exemplars or ()} if row is not None else set()
+        tail = row is not None and run_at >= row.last_seen_at and bool(snapshots)
+        if row is not None and tail and all(s.get("video_id") in held for s in snapshots):
+            trend = known[row.trend_id]
+            trend.feature_keys = sorted(set(trend.feature_keys) | found.feature_keys)
+            merged.append(MergedRow(row=row, trend=trend, is_new=False))
+            continue
+        if trend_id is not None:
             trend = known[trend_id]
             trend.feature_keys = sorted(set(trend.feature_keys) | found.feature_keys)
             if run_at >= trend.last_seen_at:
                 trend.description = found.description
             trend.last_seen_at = max(trend.last_seen_at, run_at)
-        snapshots = [exemplars[v] for v in found.exemplar_ids if v in exemplars]
         row = rows.get(trend.id)
         is_new = row is None
         if row is None:
