@@ -79,9 +79,11 @@ READ_ONLY_OPTION = "reelscope_read_only"
 WRITE_WARNING_SECONDS = 1.0
 
 
-def _warn_if_long(seconds: float) -> None:
-    """Log a write transaction that took ``seconds`` (its statements and any wait for the lock) with the
-    code that ran it: the first frame outside this module and contextlib."""
+def _warn_if_long(seconds: float, *, waited: float) -> None:
+    """Log a write transaction that held SQLite's write lock for ``seconds`` (from its BEGIN IMMEDIATE
+    to its commit: what every other writer waits for) with the code that ran it, the first frame
+    outside this module and contextlib, and how long it had waited for the lock first (a waiter is
+    not the cause: it was logged as one before)."""
     if seconds < WRITE_WARNING_SECONDS:
         return
     from reelscope.kit.logging import get_logger
@@ -90,7 +92,9 @@ def _warn_if_long(seconds: float) -> None:
     while frame.f_back is not None and frame.f_code.co_filename.endswith(("kit/db.py", "contextlib.py")):
         frame = frame.f_back
     where = f"{frame.f_globals.get('__name__', '?')}:{frame.f_lineno} {frame.f_code.co_name}"
-    get_logger(__name__).warning("db.write_long", seconds=round(seconds, 2), at=where)
+    get_logger(__name__).warning(
+        "db.write_long", seconds=round(seconds, 2), waited_seconds=round(waited, 2), at=where
+    )
 
 
 @dataclass(frozen=True)
@@ -129,9 +133,13 @@ class Database:
                 yield session
             return
         started = time.monotonic()
+        locked: list[float] = []  # when SQLite's write lock was taken: BEGIN IMMEDIATE returned
         async with factory() as session, session.begin():
+            event.listen(session.sync_session, "after_begin", lambda *_: locked.append(time.monotonic()))
             yield session
-        _warn_if_long(time.monotonic() - started)
+        if locked:
+            ended = time.monotonic()
+            _warn_if_long(ended - locked[0], waited=locked[0] - started)
 
     async def dispose(self) -> None:
         await self.fast.close()
