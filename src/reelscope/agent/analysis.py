@@ -13,6 +13,7 @@ count with the previous batch's.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -47,31 +48,48 @@ def doc_of(row: Any) -> Doc:
     )
 
 
-async def analyse_run(
-    session: AsyncSession, agent: Agent, run: AgentRun, now: datetime
-) -> dict[str, Any] | None:
-    """Build, store and return the run's analysis (the §6.3 ``analysis`` object); None when the run found
-    no videos to analyse (§6.3: null when the report "found no new videos")."""
+@dataclass(frozen=True)
+class Prepared:
+    """A run's analysis computed from reads alone (``prepare_run``), to be stored by ``store_run``: the
+    themes' TF-IDF and statistics take seconds for an agent of thousands of videos, and on SQLite a
+    write transaction holds the one write lock while it lasts (issue 33 item 5)."""
+
+    end: datetime
+    built: reports.Report | None  # None: no video in the run's window
+    baseline: reports.Baseline | None
+
+
+async def prepare_run(session: AsyncSession, agent: Agent, run: AgentRun, now: datetime) -> Prepared:
     end = run.completed_at or now
     docs = [doc_of(row) for row in await repository.analysis_docs(session, agent.id, end)]
     searched = window_of(run)
     window = [d for d in docs if end - searched <= d.published_at <= end]
     if not window:
-        return None
+        return Prepared(end=end, built=None, baseline=None)
     baseline = reports.baseline_of(docs)
     earlier = [
         PastTheme(key, terms, frozenset(member_ids))
         for key, terms, member_ids in await repository.earlier_themes(session, agent.id)
     ]
     previous = {t.stable_key: t.video_count for t in await repository.latest_batch(session, agent.id)}
-    built = reports.build(window, baseline, earlier, previous)
+    return Prepared(end=end, built=reports.build(window, baseline, earlier, previous), baseline=baseline)
+
+
+def store_run(
+    session: AsyncSession, agent: Agent, run: AgentRun, now: datetime, prepared: Prepared
+) -> dict[str, Any] | None:
+    """Store and return the run's analysis (the §6.3 ``analysis`` object); None when the run found no
+    videos to analyse (§6.3: null when the report "found no new videos")."""
+    built, baseline = prepared.built, prepared.baseline
+    if built is None or baseline is None:
+        return None
     for theme in built.themes:
         session.add(
             AgentTrend(
                 id=new_id(),
                 agent_id=agent.id,
                 run_id=run.id,
-                batch_end=end,
+                batch_end=prepared.end,
                 stable_key=theme.stable_key,
                 name=theme.name[:300],
                 status=built.statuses[theme.stable_key],
@@ -97,6 +115,13 @@ async def analyse_run(
     run.analysis = analysis
     agent.analysis_data = built.analysis_data
     return analysis
+
+
+async def analyse_run(
+    session: AsyncSession, agent: Agent, run: AgentRun, now: datetime
+) -> dict[str, Any] | None:
+    """Build, store and return the run's analysis in one transaction (``prepare_run``, ``store_run``)."""
+    return store_run(session, agent, run, now, await prepare_run(session, agent, run, now))
 
 
 def window_of(run: AgentRun) -> timedelta:

@@ -430,6 +430,9 @@ async def refresh_analytics(
 
 # --- the analysis and the webhook ------------------------------------------------------------------
 
+# the run outcomes that get an analysis
+ANALYSED = (agent_service.COMPLETED, agent_service.PARTIAL_FAILURE)
+
 
 async def analyse(ctx: TaskContext, run_id: str) -> dict[str, Any]:
     """The run-level AI analysis (``agent/analysis.py``), then the run's success webhook (§6.2) with it;
@@ -440,6 +443,15 @@ async def analyse(ctx: TaskContext, run_id: str) -> dict[str, Any]:
     transaction (no write lock is held while it answers); the reworded text is stored, then the webhook
     goes out and the job completes. A job repeated after the first step keeps the local text."""
     async with llm_client.open_client(ctx.settings) as llm:
+        # the analysis is computed in a read transaction, and only stored in the write one: on SQLite
+        # the write lock is not held while the themes are built (seconds for thousands of videos;
+        # every debit and job start waits for it, issue 33 item 5)
+        prepared = None
+        async with ctx.db.transaction(write=False, off_loop=True) as session:
+            run = await repository.run_by_id(session, run_id)
+            agent = await repository.get_agent_any_team(session, run.agent_id) if run else None
+            if run is not None and agent is not None and run.analysis is None and run.status in ANALYSED:
+                prepared = await agent_analysis.prepare_run(session, agent, run, ctx.now())
         async with ctx.db.transaction() as session:
             now = ctx.now()
             run = await repository.run_by_id(session, run_id)
@@ -458,8 +470,13 @@ async def analyse(ctx: TaskContext, run_id: str) -> dict[str, Any]:
             await agent_intelligence.annotate(session, agent)
             found = run.analysis
             built = None
-            if found is None and run.status in (agent_service.COMPLETED, agent_service.PARTIAL_FAILURE):
-                found = built = await agent_analysis.analyse_run(session, agent, run, now)
+            if found is None and run.status in ANALYSED:
+                # prepared above, unless the run changed meanwhile (then computed here, as before)
+                found = built = (
+                    agent_analysis.store_run(session, agent, run, now, prepared)
+                    if prepared is not None
+                    else await agent_analysis.analyse_run(session, agent, run, now)
+                )
             if llm is None:
                 return {"run_id": run_id, "analysis": await _finish(ctx, session, agent, run, now)}
             draft = writing.draft(built, annotated)
