@@ -4,13 +4,17 @@ checked against the agent's own videos as a client reads them."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from datetime import timedelta
+from typing import Any, cast
 
 import httpx
 import pytest
 import pytest_asyncio
+from sqlalchemy import Table, delete, insert, select
 
 from reelscope.analysis.themes import GENERIC_TAGS
+from reelscope.models import AgentVideo, Video
+from reelscope.runtime import Runtime
 from reelscope.worker.engine import JobEngine
 from tests.agent import shared
 from tests.agent.conftest import Get, creator
@@ -136,3 +140,29 @@ class TestSimilarCreators:
             response = await client.get(url, headers=key.headers)
             assert response.status_code == 404 and response.json()["code"] == "not_found", url
             assert response.headers["X-Cost"] == "0.00"
+
+    async def test_creators_a_run_links_are_found_at_once(
+        self, client: httpx.AsyncClient, get: Get, team: TeamKey, runtime: Runtime
+    ) -> None:
+        # the agent's creators are prepared once and kept (agent/affinity.py): videos a run links, even
+        # while the run that made the agent's latest_run_id is still going, reach the next question
+        made = await creator(client)(team, keywords=["sourdough"], platforms=["tiktok"])
+        authors = Counter(v["author_id"] for v in await videos_of(get, team, made["id"]) if v["author_id"])
+        (first, _), (late, _) = authors.most_common(2)
+        table = cast(Table, AgentVideo.__table__)
+        of_late = (table.c.agent_id == made["id"]) & table.c.video_id.in_(
+            select(Video.id).where(Video.creator_id == late)
+        )
+        async with runtime.db.transaction() as session:
+            links = [dict(row) for row in (await session.execute(select(table).where(of_late))).mappings()]
+            await session.execute(delete(table).where(of_late))
+        path = f"/v1/agents/{made['id']}/creators/{{}}/similar"
+        assert (await get(team, path.format(first)))["creator_id"] == first
+        response = await client.get(path.format(late), headers=team.headers)
+        assert response.status_code == 404
+        async with runtime.db.transaction() as session:  # a run stores its links, later
+            await session.execute(
+                insert(table),
+                [{**link, "linked_at": link["linked_at"] + timedelta(minutes=1)} for link in links],
+            )
+        assert (await get(team, path.format(late)))["creator_id"] == late

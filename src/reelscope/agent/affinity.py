@@ -3,7 +3,8 @@ from the agent's linked videos by ``analysis.affinity`` and ``analysis.similar``
 with the agent's analytics (``keep``, after each run: ``agents.affinity``, ADR 0038) and computed at read
 time for an agent whose analytics predate it. Similar creators: the agent's creators are prepared
 (TF-IDF over their posts, their sounds and tiers) at the first question after each run, kept by the
-process (at most ``PREPARED_KEPT`` agents, for an hour at most, so tiers follow follower counts), and
+process until a run links videos (at most ``PREPARED_KEPT`` agents, for an hour at most, so tiers
+follow follower counts), and
 each question is then a sparse row product (issue 33 item 4: 0.7 s a request at 1M videos before).
 
 A creator is named by its catalog id: the ``creator_id`` of ``/creators/outliers`` rows and the
@@ -64,8 +65,12 @@ PREPARED_KEPT = 16
 async def similar_creators(
     session: AsyncSession, caches: ReadCaches, agent: Agent, creator_id: str, now: datetime
 ) -> SimilarCreators:
-    # the agent's linked videos change with its runs; the hour bounds how old a tier may be
-    version = (agent.latest_run_id, agent.last_run_at, now.replace(minute=0, second=0, microsecond=0))
+    # the agent's linked videos change when a run stores them (not when it starts: a question asked
+    # while a run collects must not keep the old creators); the hour bounds how old a tier may be
+    version = (
+        *await repository.links_changed_at(session, agent.id),
+        now.replace(minute=0, second=0, microsecond=0),
+    )
     key = ("agent.similar", agent.id)
     found, prepared = caches.lookup(key, version)
     if not found:

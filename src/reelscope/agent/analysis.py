@@ -57,22 +57,27 @@ class Prepared:
     end: datetime
     built: reports.Report | None  # None: no video in the run's window
     baseline: reports.Baseline | None
+    # the newest trend batch the themes were matched against: another run's analysis stored since
+    # then makes this one stale (``store_prepared`` builds it again)
+    matched_against: datetime | None
 
 
 async def prepare_run(session: AsyncSession, agent: Agent, run: AgentRun, now: datetime) -> Prepared:
     end = run.completed_at or now
+    matched_against = await repository.latest_batch_end(session, agent.id)
     docs = [doc_of(row) for row in await repository.analysis_docs(session, agent.id, end)]
     searched = window_of(run)
     window = [d for d in docs if end - searched <= d.published_at <= end]
     if not window:
-        return Prepared(end=end, built=None, baseline=None)
+        return Prepared(end=end, built=None, baseline=None, matched_against=matched_against)
     baseline = reports.baseline_of(docs)
     earlier = [
         PastTheme(key, terms, frozenset(member_ids))
         for key, terms, member_ids in await repository.earlier_themes(session, agent.id)
     ]
     previous = {t.stable_key: t.video_count for t in await repository.latest_batch(session, agent.id)}
-    return Prepared(end=end, built=reports.build(window, baseline, earlier, previous), baseline=baseline)
+    built = reports.build(window, baseline, earlier, previous)
+    return Prepared(end=end, built=built, baseline=baseline, matched_against=matched_against)
 
 
 def store_run(
@@ -115,6 +120,16 @@ def store_run(
     run.analysis = analysis
     agent.analysis_data = built.analysis_data
     return analysis
+
+
+async def store_prepared(
+    session: AsyncSession, agent: Agent, run: AgentRun, now: datetime, prepared: Prepared
+) -> dict[str, Any] | None:
+    """``store_run`` in the write transaction of an analysis prepared in a read one, unless another
+    analysis of the agent was stored in between: then built again here, against it."""
+    if await repository.latest_batch_end(session, agent.id) != prepared.matched_against:
+        return await analyse_run(session, agent, run, now)
+    return store_run(session, agent, run, now, prepared)
 
 
 async def analyse_run(

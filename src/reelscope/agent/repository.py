@@ -505,6 +505,25 @@ async def earlier_themes(
     return [(key, terms, members.get(row_id, [])) for key, (row_id, terms) in newest.items()]
 
 
+async def latest_batch_end(session: AsyncSession, agent_id: str) -> datetime | None:
+    """When the agent's newest trend batch ended (None before its first analysis)."""
+    newest: datetime | None = await session.scalar(
+        select(func.max(AgentTrend.batch_end)).where(AgentTrend.agent_id == agent_id)
+    )
+    return newest
+
+
+async def links_changed_at(session: AsyncSession, agent_id: str) -> tuple[datetime | None, int]:
+    """When a video was last linked to the agent, and how many are: what changes when a run stores its
+    videos (``ix_agent_videos_agent_linked``)."""
+    row = (
+        await session.execute(
+            select(func.max(AgentVideo.linked_at), func.count()).where(AgentVideo.agent_id == agent_id)
+        )
+    ).one()
+    return row[0], int(row[1])
+
+
 async def latest_batch(session: AsyncSession, agent_id: str) -> Sequence[AgentTrend]:
     """The themes of the agent's newest trend batch (empty before the first analysis)."""
     newest = await session.scalar(

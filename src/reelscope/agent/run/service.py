@@ -471,9 +471,10 @@ async def analyse(ctx: TaskContext, run_id: str) -> dict[str, Any]:
             found = run.analysis
             built = None
             if found is None and run.status in ANALYSED:
-                # prepared above, unless the run changed meanwhile (then computed here, as before)
+                # prepared above (built again here if another analysis of the agent was stored
+                # meanwhile); computed here if the run was not ready to be prepared then
                 found = built = (
-                    agent_analysis.store_run(session, agent, run, now, prepared)
+                    await agent_analysis.store_prepared(session, agent, run, now, prepared)
                     if prepared is not None
                     else await agent_analysis.analyse_run(session, agent, run, now)
                 )
