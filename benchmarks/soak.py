@@ -46,6 +46,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import signal
 import socket
 import statistics
@@ -232,7 +233,7 @@ class Restart:
     sent_at: float
     exited_after_s: float
     up_at: float
-    orphans: list[int]  # children still alive 10 s after their parent was killed
+    orphans: list[str]  # children still alive 10 s after their parent was killed: pid and command
 
 
 @dataclass
@@ -271,7 +272,7 @@ class Server:
             time.sleep(0.2)
         return time.time()
 
-    def stop(self, sig: signal.Signals, timeout: float = 60) -> tuple[float, list[int]]:
+    def stop(self, sig: signal.Signals, timeout: float = 60) -> tuple[float, list[str]]:
         """Send ``sig``; wait for the exit (SIGKILL after ``timeout``). Returns the seconds to the exit and
         the children left alive (killed then, after being recorded)."""
         assert self.proc is not None
@@ -284,13 +285,13 @@ class Server:
             self.proc.kill()
             self.proc.wait()
         exited = time.monotonic() - started
-        orphans: list[int] = []
+        orphans: list[str] = []
         deadline = time.monotonic() + 10
         while kids and time.monotonic() < deadline:
             kids = [pid for pid in kids if Path(f"/proc/{pid}").exists() and not _zombie(pid)]
             time.sleep(0.2)
         for pid in kids:
-            orphans.append(pid)
+            orphans.append(f"{pid} {_command(pid)}")
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         return exited, orphans
@@ -304,6 +305,32 @@ class Server:
         self.start()
         up_at = self.wait_up()
         return Restart(self.name, sig.name, sent_at, round(exited, 2), up_at, orphans)
+
+
+def _command(pid: int) -> str:
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:160].strip()
+    return "?"
+
+
+def log_errors(logs: Path) -> dict[str, Any]:
+    """Error lines of the servers' logs by event and error type (console format: ``[error ] event k=v``)."""
+    found: Counter[str] = Counter()
+    for log in sorted(logs.glob("*.log")):
+        for line in log.read_text(errors="replace").splitlines():
+            plain = re.sub(r"\x1b\[[0-9;]*m", "", line)
+            match = re.search(r"\[(error|critical)\s*\]\s+(\S+)(.*)", plain)
+            if match:
+                kind = re.search(r"error_type=(\S+)", match.group(3))
+                task = re.search(r"task=(\S+)", match.group(3))
+                parts = [
+                    log.stem,
+                    match.group(2),
+                    kind.group(1) if kind else "",
+                    task.group(1) if task else "",
+                ]
+                found[" ".join(p for p in parts if p)] += 1
+    return dict(found.most_common())
 
 
 def _zombie(pid: int) -> bool:
@@ -1032,6 +1059,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "max_oldest_pending_due_s": max((s["oldest_pending_due_s"] for s in job_samples), default=0),
             },
             "rss": rss_report(rss),
+            "server_log_errors": log_errors(logs),
             "logs": str(logs),
         }
     )
@@ -1102,6 +1130,9 @@ def _mode_markdown(mode: str, r: dict[str, Any]) -> list[str]:
         f"{len(r['jobs']['failed_or_expired'])}.",
         "",
         f"Credits verify: exit status {r['credits_verify']['exit_status']}.",
+        "",
+        "Error lines in the servers' logs (log, event, error type, task): "
+        f"{r.get('server_log_errors') or 'none'}.",
         "",
         "RSS of the process and its children (MB), each life of each process; slope by least squares from "
         "60 s after its start:",
