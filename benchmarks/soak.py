@@ -47,6 +47,7 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import statistics
@@ -696,6 +697,7 @@ async def webhook_check(
                     WebhookDelivery.status,
                     WebhookDelivery.next_attempt_at,
                     WebhookDelivery.attempts,
+                    WebhookDelivery.created_at,
                 ).where(WebhookDelivery.endpoint_id.in_(endpoint_ids))
             )
         ).all()
@@ -719,7 +721,9 @@ async def webhook_check(
 
     ok: dict[str, list[float]] = defaultdict(list)
     attempts_seen: Counter[str] = Counter()
+    first_hit: dict[str, float] = {}
     for hit in hits:
+        first_hit.setdefault(hit.delivery_id, hit.at)
         attempts_seen[hit.delivery_id] += 1
         if 200 <= hit.status < 300:
             ok[hit.delivery_id].append(hit.at)
@@ -727,7 +731,21 @@ async def webhook_check(
     recorded_not_received: list[str] = []
     received_not_recorded = 0
     pending_unscheduled: list[str] = []
-    for delivery_id, _endpoint_id, _event_id, status, next_at, _attempts in deliveries:
+    # from a delivery row's creation (the fan-out, or a test send) to its first attempt at the receiver:
+    # the first attempt is immediate (§6.1); a pump starved of its lane shows here
+    lags = sorted(
+        first_hit[d[0]] - d[6].timestamp() for d in deliveries if d[0] in first_hit and d[6] is not None
+    )
+    never_attempted = sum(1 for d in deliveries if d[0] not in first_hit)
+    oldest_unfanned = max(
+        (
+            time.time() - e[4].timestamp()
+            for e in events
+            if e[0] > up_to and (e[3] is None or e[3] in team_ids)
+        ),
+        default=0.0,
+    )
+    for delivery_id, _endpoint_id, _event_id, status, next_at, _attempts, _created in deliveries:
         statuses[status] += 1
         if status == "delivered" and delivery_id not in ok:
             recorded_not_received.append(delivery_id)
@@ -756,6 +774,13 @@ async def webhook_check(
         "events_considered": sum(1 for e in events if e[3] is None or e[3] in team_ids),
         "outbox_cursor": up_to,
         "event_endpoint_pairs_not_fanned_out_yet": not_fanned_out,
+        "oldest_event_not_fanned_out_s": round(oldest_unfanned, 1),
+        "first_attempt_lag_s": {
+            "p50": round(lags[len(lags) // 2], 2) if lags else None,
+            "p99": round(lags[min(len(lags) - 1, int(len(lags) * 0.99))], 2) if lags else None,
+            "max": round(lags[-1], 2) if lags else None,
+        },
+        "deliveries_never_attempted": never_attempted,
         "lost_no_delivery_row": missing[:50],
         "lost_no_delivery_row_count": len(missing),
         "deliveries_by_status": dict(statuses),
@@ -905,9 +930,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     receiver = FlakyReceiver(seed=args.seed)
     receiver_thread = ReceiverThread(receiver, tls)
     receiver_thread.start()
+    # the servers run a copy of the checkout's code: an edit made while the soak runs must not reach a server
+    # restarted after it (a worker importing newer code than its API process broke every read once)
+    shutil.copytree(ROOT / "src", work / "src", ignore=shutil.ignore_patterns("__pycache__"))
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")])),
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(work / "src"), os.environ.get("PYTHONPATH")])),
         "REELSCOPE_DATA_DIR": str(work / "data"),
         "REELSCOPE_HOST": "127.0.0.1",
         "REELSCOPE_LOG_LEVEL": "warning",
@@ -1121,7 +1149,10 @@ def _mode_markdown(mode: str, r: dict[str, Any]) -> list[str]:
         f"{len(w['recorded_delivered_never_received_2xx'])}; answered 2xx but still pending (to be sent "
         f"again): {w['received_2xx_record_pending']}; duplicates inside the at-least-once window "
         f"{w['duplicates_inside_window']}, outside {len(w['duplicates_outside_window'])}; event/endpoint "
-        f"pairs not fanned out yet {w['event_endpoint_pairs_not_fanned_out_yet']}; endpoints {endpoints}.",
+        f"pairs not fanned out yet {w['event_endpoint_pairs_not_fanned_out_yet']} (the oldest event "
+        f"{w.get('oldest_event_not_fanned_out_s')} s old); from a delivery's row to its first attempt "
+        f"{w.get('first_attempt_lag_s')} s, never attempted {w.get('deliveries_never_attempted')}; endpoints "
+        f"{endpoints}.",
         "",
         f"Jobs at the end: {jobs_end['processing']} processing, {len(jobs_end['stuck_past_lease'])} past "
         f"their lease, {jobs_end['pending_due']} pending and due (oldest {jobs_end['oldest_pending_due_s']} "
