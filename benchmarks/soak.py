@@ -932,7 +932,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     receiver_thread.start()
     # the servers run a copy of the checkout's code: an edit made while the soak runs must not reach a server
     # restarted after it (a worker importing newer code than its API process broke every read once)
-    shutil.copytree(ROOT / "src", work / "src", ignore=shutil.ignore_patterns("__pycache__"))
+    for part in ("src", "migrations", "alembic.ini"):  # the migrations are found beside src (kit/migrate.py)
+        if (ROOT / part).is_dir():
+            shutil.copytree(ROOT / part, work / part, ignore=shutil.ignore_patterns("__pycache__"))
+        elif (ROOT / part).exists():
+            shutil.copy2(ROOT / part, work / part)
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [str(work / "src"), os.environ.get("PYTHONPATH")])),
