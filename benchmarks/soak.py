@@ -1125,6 +1125,12 @@ def _mode_markdown(mode: str, r: dict[str, Any]) -> list[str]:
         for x in r["restarts"]
     )
     endpoints = {"/".join(k.rsplit("/", 2)[-2:]): v["status"] for k, v in w["endpoints"].items()}
+    lag = (
+        f" (the oldest event {w['oldest_event_not_fanned_out_s']} s old); from a delivery's row to its first "
+        f"attempt {w['first_attempt_lag_s']} s, never attempted {w['deliveries_never_attempted']}"
+        if "first_attempt_lag_s" in w  # recorded since 83bc14e
+        else ""
+    )
     lines = [
         f"## {mode}",
         "",
@@ -1153,9 +1159,7 @@ def _mode_markdown(mode: str, r: dict[str, Any]) -> list[str]:
         f"{len(w['recorded_delivered_never_received_2xx'])}; answered 2xx but still pending (to be sent "
         f"again): {w['received_2xx_record_pending']}; duplicates inside the at-least-once window "
         f"{w['duplicates_inside_window']}, outside {len(w['duplicates_outside_window'])}; event/endpoint "
-        f"pairs not fanned out yet {w['event_endpoint_pairs_not_fanned_out_yet']} (the oldest event "
-        f"{w.get('oldest_event_not_fanned_out_s')} s old); from a delivery's row to its first attempt "
-        f"{w.get('first_attempt_lag_s')} s, never attempted {w.get('deliveries_never_attempted')}; endpoints "
+        f"pairs not fanned out yet {w['event_endpoint_pairs_not_fanned_out_yet']}{lag}; endpoints "
         f"{endpoints}.",
         "",
         f"Jobs at the end: {jobs_end['processing']} processing, {len(jobs_end['stuck_past_lease'])} past "
@@ -1172,13 +1176,14 @@ def _mode_markdown(mode: str, r: dict[str, Any]) -> list[str]:
         "RSS of the process and its children (MB), each life of each process; slope by least squares from "
         "60 s after its start:",
         "",
-        "| process | life | minutes | first | after 60 s | last | max | slope MB/min |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| process | life | minutes | first | after 60 s | last | max | slope MB/min | without children |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for x in r["rss"]:
         lines.append(
             f"| {x['process']} | {x['life']} | {x['minutes']} | {x['first_mb']} | {x['after_warmup_mb']} "
-            f"| {x['last_mb']} | {x['max_mb']} | {x['slope_mb_per_min_with_children']} |"
+            f"| {x['last_mb']} | {x['max_mb']} | {x['slope_mb_per_min_with_children']} "
+            f"| {x['slope_mb_per_min_main']} |"
         )
     if r.get("notes"):
         lines += ["", r["notes"]]
