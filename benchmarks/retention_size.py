@@ -311,8 +311,10 @@ def write_markdown(result: dict[str, Any]) -> None:
     lines = [
         "# Database size with retention over simulated days (issue 31 item 1)",
         "",
-        f"Commit {m['commit']}, {m['measured_at']}, {result['database']}. `benchmarks/retention_size.py "
-        f"--days {result['days_simulated']}`: a manual clock in 6-hour steps; per team ({TEAMS} teams) and "
+        f"Commit {m['commit']}, {m['measured_at']}, load {m['load_average_1m']} on {m['cpus']} CPUs, "
+        f"{result['database']}. `benchmarks/retention_size.py "
+        f"--days {result['days_simulated']} --snapshots-days {s['retain_tracking_snapshots_days']}`: a "
+        f"manual clock in 6-hour steps; per team ({TEAMS} teams) and "
         f"step {LOOKUP_EVENTS} lookup events, {AGENT_RUN_EVENTS} agent run events (+ legacy alias), "
         f"{TRACKED_ITEMS} tracking cycles, fanned out to two webhooks and attempted against a receiver "
         f"failing 20%; {JOBS} finished jobs, {IDEMPOTENCY_RECORDS} idempotency records, {TRACKED_ITEMS} "
@@ -334,7 +336,25 @@ def write_markdown(result: dict[str, Any]) -> None:
                 + " | ".join(f"{d['rows'][t]:,}" for t in RETAINED)
                 + " |"
             )
-    lines += ["", result["flat"], ""]
+    last = days[-1]
+    biggest = ", ".join(
+        f"{t} {b / mb:.1f} MB" for t, b in sorted(last["table_bytes"].items(), key=lambda x: -x[1])
+    )
+    lines += [
+        "",
+        result["flat"],
+        "",
+        f"The tables' own pages (indexes not counted) on day {last['day']}: {biggest}. Each table levels "
+        "off at its own horizon: jobs at 14 days, deliveries (with their attempts) and deleted agents (with "
+        "their runs) at 30, snapshots at the run's 60 (365 by default: a year of six-hourly checks, a "
+        "tracked item's at most 1,460), events at 90; idempotency records stay at a day's. The SQLite file "
+        "keeps the pages the purge frees and reuses them, so it levels off with the rows (no VACUUM).",
+        "",
+        "Not simulated: the catalog (videos, creators, sounds, hooks, their snapshots), which retention "
+        "never purges, and lookup runs, which §8.4 keeps for ever; they grow with what is collected and "
+        "looked up.",
+        "",
+    ]
     (RESULTS / "retention_size.md").write_text("\n".join(lines))
 
 
