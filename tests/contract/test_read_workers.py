@@ -7,8 +7,14 @@ Each test starts one worker process (a couple of seconds: it imports the app), h
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
 import time
 from datetime import timedelta
+from pathlib import Path
 
 import httpx
 import pytest
@@ -150,3 +156,53 @@ class TestWhileAReadWaits:
         response = await waiting
         assert response.status_code == 200
         assert await balance(client, team) == 1000 - 25
+
+
+# an API process with one read worker, started as `reelscope api` starts them; it waits to be killed
+API_WITH_A_WORKER = """
+import sys, time
+from reelscope.config import Settings
+from reelscope.contract.read_workers import ReadWorkers
+ReadWorkers(Settings(data_dir=sys.argv[1]), 1).start()
+time.sleep(300)
+"""
+
+
+def spawned_children(pid: int) -> list[int]:
+    """The multiprocessing children of ``pid`` (the read workers, and the resource tracker that goes with
+    them), from /proc."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            found += [int(child) for child in (task / "children").read_text().split()]
+    return [c for c in found if b"multiprocessing" in Path(f"/proc/{c}/cmdline").read_bytes()]
+
+
+def running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+class TestAKilledApiProcess:
+    def test_its_read_workers_leave_with_it(self, tmp_path: Path) -> None:
+        """Found by benchmarks/soak.py (issue 31 item 2): after `kill -9` of `reelscope serve`, its read
+        worker stayed on, an orphan with its memory and database connections, one more each time."""
+        api = subprocess.Popen([sys.executable, "-c", API_WITH_A_WORKER, str(tmp_path)])
+        try:
+            deadline = time.monotonic() + 60
+            while not (workers := spawned_children(api.pid)) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert workers, "the read worker never started"
+        finally:
+            api.kill()
+            api.wait()
+        deadline = time.monotonic() + 60  # the worker's start imports the app: a couple of seconds
+        while any(running(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = [pid for pid in workers if running(pid)]
+        for pid in left:  # not to leave them behind when the test fails
+            os.kill(pid, signal.SIGKILL)
+        assert not left

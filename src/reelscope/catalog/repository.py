@@ -131,6 +131,14 @@ def _chunks(items: Sequence[Any], size: int = LOOKUP_CHUNK) -> Iterable[Sequence
         yield items[start : start + size]
 
 
+def in_key_order(rows: list[Row], keys: Sequence[str]) -> list[Row]:
+    """The rows sorted by their conflict key. An upsert locks each existing row it meets, in the order
+    the rows come: two jobs upserting the same sounds or videos in different orders each held a row the
+    other waited for, and PostgreSQL ended one with "deadlock detected" (benchmarks/soak.py, two
+    agent runs at once). In one order, the second waits for the first instead."""
+    return sorted(rows, key=lambda row: tuple(row[key] for key in keys))
+
+
 async def _upsert(
     session: AsyncSession,
     table: Table,
@@ -150,6 +158,7 @@ async def _upsert(
     """
     if not rows:
         return
+    rows = in_key_order(rows, keys)
     stmt, by_column = _source(session, table, rows)
     excluded = stmt.excluded
     skip = {"id", *keys, *keep}
@@ -173,6 +182,7 @@ async def _upsert(
 
 async def _insert_ignore(session: AsyncSession, table: Table, rows: list[Row], keys: Sequence[str]) -> None:
     if rows:
+        rows = in_key_order(rows, keys)
         stmt, by_column = _source(session, table, rows)
         await _run(session, stmt.on_conflict_do_nothing(index_elements=list(keys)), rows, by_column)
 

@@ -32,6 +32,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import os
+import threading
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -145,7 +147,7 @@ class ReadWorkers:
                 self._count,
                 mp_context=get_context("spawn"),
                 initializer=_start_worker,
-                initargs=(self._settings, logging_configuration()),
+                initargs=(self._settings, logging_configuration(), os.getpid()),
             )
         return self._pool
 
@@ -276,14 +278,33 @@ class _Worker:
 _worker: _Worker | None = None
 
 
-def _start_worker(settings: Settings, logging: dict[str, Any]) -> None:
-    """A worker process's start (``ProcessPoolExecutor``'s initializer): lower priority, logs as the
-    API process logs, then the app."""
+def _start_worker(settings: Settings, logging: dict[str, Any], parent: int) -> None:
+    """A worker process's start (``ProcessPoolExecutor``'s initializer): it leaves with its API process,
+    lower priority, logs as the API process logs, then the app."""
     global _worker
+    _exit_with(parent)
     os.nice(NICENESS)
     if logging:
         configure_logging(**logging)
     _worker = _Worker(settings)
+
+
+# how often a worker checks that its API process is still there
+PARENT_CHECK_SECONDS = 1.0
+
+
+def _exit_with(parent: int) -> None:
+    """Exit once ``parent`` (the API process) is gone. A worker waits on its call queue, whose writing end
+    it holds too, so an API process killed (SIGKILL, the OOM killer) never closes it: the worker stayed on
+    for good, an orphan with its memory and database connections (benchmarks/soak.py, issue 31). Adopted
+    by another process, its parent id changes; then it ends, running nothing more."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="read-worker-parent", daemon=True).start()
 
 
 def _serve(call: ReadCall) -> ReadReply:
