@@ -300,3 +300,13 @@ class TestSteps:
             async with runtime.db.transaction() as session:
                 await ctx.save_progress(session, {"step": 1})
         assert (await load(runtime, job_id)).progress is None
+
+    async def test_a_task_that_resumes_from_its_progress_gets_more_attempts(
+        self, runtime: Runtime, clock: ManualClock
+    ) -> None:
+        # the first start's history job goes on from its last landed step: restarts while it runs must
+        # not use up the three attempts an ordinary job has (found by benchmarks/soak.py)
+        history = await create(runtime, clock, "trend.backfill", lose_message=True)
+        ordinary = await create(runtime, clock, "test.credit", lose_message=True, params={"team_id": "t"})
+        assert (await load(runtime, history)).max_attempts == 12
+        assert (await load(runtime, ordinary)).max_attempts == jobs_service.DEFAULT_MAX_ATTEMPTS == 3

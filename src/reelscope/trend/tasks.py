@@ -90,7 +90,9 @@ async def ensure_run_schedules(ctx: TaskContext) -> dict[str, int]:
         return {"created": await ensure_schedules(session, ctx.now())}
 
 
-@task("trend.backfill", background=True)
+# it records its progress and goes on from it: a first start's history survives a dozen restarts while
+# it runs (three attempts were used up by restarts in benchmarks/soak.py, and the history stayed missing)
+@task("trend.backfill", background=True, max_attempts=12)
 async def backfill(
     ctx: TaskContext,
     *,

@@ -45,6 +45,9 @@ class TaskDef:
     # sent by every dispatcher pass (every few seconds): for work finer-grained than Huey's minute crontab
     tick: bool = False
     lane: Lane = Lane.USER
+    # attempts of its jobs (None: the jobs service's default); more for a task that records its
+    # progress and goes on from it, so restarts during it do not use up its attempts
+    max_attempts: int | None = None
 
 
 class UnknownTask(LookupError):
@@ -60,6 +63,7 @@ def task(
     periodic: Callable[[datetime], bool] | None = None,
     tick: bool = False,
     background: bool = False,
+    max_attempts: int | None = None,
 ) -> Callable[[F], F]:
     """Register ``async def body(ctx: TaskContext, **params)`` under ``name``.
 
@@ -68,7 +72,8 @@ def task(
     through ``asyncio.to_thread`` so the worker's loop stays free (ARCHITECTURE §5).
 
     A task runs on the user lane unless it is the system's own upkeep: ``background=True``, and every
-    periodic or tick task, run on the background lane (``Lane``).
+    periodic or tick task, run on the background lane (``Lane``). ``max_attempts``: how many attempts
+    its jobs get unless their creator says (the jobs service's default otherwise).
     """
     lane = Lane.BACKGROUND if background or periodic is not None or tick else Lane.USER
 
@@ -76,7 +81,9 @@ def task(
         existing = _TASKS.get(name)
         if existing is not None and _origin(existing.body) != _origin(body):
             raise ValueError(f"task {name!r} is already registered by {_origin(existing.body)}")
-        _TASKS[name] = TaskDef(name=name, body=body, periodic=periodic, tick=tick, lane=lane)
+        _TASKS[name] = TaskDef(
+            name=name, body=body, periodic=periodic, tick=tick, lane=lane, max_attempts=max_attempts
+        )
         return body
 
     return register

@@ -56,7 +56,7 @@ async def create(
     resource_type: str | None = None,
     resource_id: str | None = None,
     params: dict[str, Any] | None = None,
-    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    max_attempts: int | None = None,
     retry_window: timedelta = DEFAULT_RETRY_WINDOW,
     charged_credits: int = 0,
     poll_url: str | None = None,
@@ -67,9 +67,12 @@ async def create(
     """A pending job, sent to the queue when the caller's transaction commits.
 
     ``charged_credits`` is what the creating request charged; it is refunded if the job fails for good.
-    With ``dedupe_key``, creating the same job twice returns the first one.
+    With ``dedupe_key``, creating the same job twice returns the first one. ``max_attempts``: by default
+    the task's own (``@task(max_attempts=...)``), else ``DEFAULT_MAX_ATTEMPTS``.
     """
-    registry.get(task)  # a typo fails here, in the request, not silently in a worker
+    defined = registry.get(task)  # a typo fails here, in the request, not silently in a worker
+    if max_attempts is None:
+        max_attempts = defined.max_attempts or DEFAULT_MAX_ATTEMPTS
     if webhook_event is not None and webhook_event not in EVENTS:
         raise ValueError(f"{webhook_event!r} is not an event of §6.2")
     if max_attempts < 1:
