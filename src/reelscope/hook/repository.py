@@ -25,6 +25,7 @@ from sqlalchemy import (
     insert,
     literal,
     literal_column,
+    or_,
     select,
     text,
     true,
@@ -516,18 +517,21 @@ async def _first_of_each_text(
     session: AsyncSession, conditions: Sequence[ColumnElement[bool]], wanted: int
 ) -> list[int]:
     """The ``seq`` of the best hook (``_BEST`` order) of each of the first ``wanted`` texts of a tier, in
-    that order: the tier's hooks walked in rank order, a text kept where it is first met."""
+    that order: the tier's hooks walked in rank order, a text kept where it is first met. Each step
+    goes on after the last row read (rank, then seq: both descending), not from the top again."""
     seen: set[str] = set()
     seqs: list[int] = []
     step = max(_WALK, 2 * wanted)
-    read = 0
+    after: tuple[float, int] | None = None
     while len(seqs) < wanted:
-        batch = (
-            await session.execute(
-                select(Hook.seq, Hook.text_key).where(*conditions).order_by(*_BEST).limit(step).offset(read)
+        stmt = select(Hook.seq, Hook.text_key, Hook.rank_score).where(*conditions)
+        if after is not None:
+            last_rank, last_seq = after
+            stmt = stmt.where(
+                or_(Hook.rank_score < last_rank, and_(Hook.rank_score == last_rank, Hook.seq < last_seq))
             )
-        ).all()
-        for seq, text_key in batch:
+        batch = (await session.execute(stmt.order_by(*_BEST).limit(step))).all()
+        for seq, text_key, _ in batch:
             if text_key not in seen:
                 seen.add(text_key)
                 seqs.append(seq)
@@ -535,7 +539,7 @@ async def _first_of_each_text(
                     break
         if len(batch) < step:
             break
-        read += step
+        after = (batch[-1].rank_score, batch[-1].seq)
     return seqs
 
 
