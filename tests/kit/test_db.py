@@ -172,33 +172,32 @@ class TestLongWrites:
         assert logged[0]["at"].startswith("tests.kit.test_db:")
         assert logged[0]["at"].endswith("test_a_long_sqlite_write_is_logged_with_the_code_that_ran_it")
 
-
-async def test_the_time_spent_waiting_for_sqlites_lock_is_not_counted_as_holding_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # the writer that waited is not the one that stalled the others: it is logged with its own (short)
-    # hold and, apart, how long it waited (SQLite only: PostgreSQL writers wait for rows, not the file)
-    monkeypatch.setattr(db_module, "WRITE_WARNING_SECONDS", 0.0)
-    file = tmp_path / "lock.db"
-    db = create_database(f"sqlite+aiosqlite:///{file}")
-    holder = sqlite3.connect(file, isolation_level=None)
-    try:
-        async with db.transaction() as session:
-            await session.execute(text("CREATE TABLE things (value INTEGER)"))
-        holder.execute("BEGIN IMMEDIATE")
-
-        async def write() -> None:
+    async def test_the_time_spent_waiting_for_sqlites_lock_is_not_counted_as_holding_it(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # the writer that waited is not the one that stalled the others: it is logged with its own (short)
+        # hold and, apart, how long it waited (SQLite only: PostgreSQL writers wait for rows, not the file)
+        monkeypatch.setattr(db_module, "WRITE_WARNING_SECONDS", 0.0)
+        file = tmp_path / "lock.db"
+        db = create_database(f"sqlite+aiosqlite:///{file}")
+        holder = sqlite3.connect(file, isolation_level=None)
+        try:
             async with db.transaction() as session:
-                await session.execute(text("INSERT INTO things VALUES (4)"))
+                await session.execute(text("CREATE TABLE things (value INTEGER)"))
+            holder.execute("BEGIN IMMEDIATE")
 
-        with structlog.testing.capture_logs() as captured:
-            waiting = asyncio.create_task(write())
-            await asyncio.sleep(0.5)  # the writer is at its BEGIN IMMEDIATE, waiting for the holder
-            holder.execute("COMMIT")
-            await waiting
-        (logged,) = [entry for entry in captured if entry["event"] == "db.write_long"]
-        assert logged["waited_seconds"] >= 0.4
-        assert logged["seconds"] < logged["waited_seconds"]
-    finally:
-        holder.close()
-        await db.dispose()
+            async def write() -> None:
+                async with db.transaction() as session:
+                    await session.execute(text("INSERT INTO things VALUES (4)"))
+
+            with structlog.testing.capture_logs() as captured:
+                waiting = asyncio.create_task(write())
+                await asyncio.sleep(0.5)  # the writer is at its BEGIN IMMEDIATE, waiting for the holder
+                holder.execute("COMMIT")
+                await waiting
+            (logged,) = [entry for entry in captured if entry["event"] == "db.write_long"]
+            assert logged["waited_seconds"] >= 0.4
+            assert logged["seconds"] < logged["waited_seconds"]
+        finally:
+            holder.close()
+            await db.dispose()

@@ -1,4 +1,6 @@
-"""The one helper beside plain FastAPI endpoints: charged reads of precomputed bodies (ADR 0019).
+"""The helpers beside plain FastAPI endpoints, for reads the contract calls with the ``Request`` alone:
+charged reads of precomputed bodies (ADR 0019), and ``direct_read`` answers from what the contract read
+already (the balance, ADR 0052).
 
 A digest or a hashtag statistic is computed before anyone asks (a refresh, a rollup) and served as
 JSON this process already rendered, under the version of the data it came from (kit/caches.py). Per
@@ -18,7 +20,8 @@ and returns the rendered JSON body. The query model must be frozen (its instance
 string). OpenAPI documents the path and query parameters exactly as FastAPI would for
 ``Annotated[Query, Query()]`` and the path parameters, because the endpoint's signature says so; the
 route's ``response_model`` documents the body. Use it only for bodies computed ahead: anything that
-reads per request belongs in a plain endpoint with ``SessionDep``.
+reads per request belongs in a plain endpoint with ``SessionDep`` (or, answered from the caller row
+alone, in a ``direct_read``).
 """
 
 from __future__ import annotations

@@ -82,8 +82,9 @@ WRITE_WARNING_SECONDS = 1.0
 def _warn_if_long(seconds: float, *, waited: float) -> None:
     """Log a write transaction that held SQLite's write lock for ``seconds`` (from its BEGIN IMMEDIATE
     to its commit: what every other writer waits for) with the code that ran it, the first frame
-    outside this module and contextlib, and how long it had waited for the lock first (a waiter is
-    not the cause: it was logged as one before)."""
+    outside this module and contextlib, and apart the time from the transaction's start to its lock
+    (its wait for the lock, and whatever its code did before its first statement): a writer that
+    waited is not the cause, though it was logged as one before."""
     if seconds < WRITE_WARNING_SECONDS:
         return
     from reelscope.kit.logging import get_logger

@@ -18,7 +18,9 @@ SQL text written with ``:name`` parameters and returns the first row as a plain 
   once per SQL text.
 
 Only for reads whose columns need no type conversion (text, integers, booleans stored as 0/1 are
-read back with ``bool()`` by the caller). Anything richer goes through a session.
+read back with ``bool()`` by the caller), or whose caller converts what the two databases return
+(the caller's last auto top-up: SQLite's text, PostgreSQL's datetime; auth/service.py). Anything
+richer goes through a session.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import re
 import sqlite3
 from typing import Any, Protocol
 
+import asyncpg
 from sqlalchemy import TextClause, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -122,8 +125,9 @@ class AsyncpgFastReads:
     """The reads on PostgreSQL: asyncpg's own pool, beside the engine's, kept small (a point read holds
     its connection for one round trip). Connections are not reset when given back, since nothing here
     changes a session's state. A connection the server closed (a restart, an idle timeout) fails its
-    read once: the read is retried on a fresh connection. The pool belongs to the event loop that
-    opened it; a read from another loop (a CLI command's second ``asyncio.run``) opens its own."""
+    read once: every connection of the pool is replaced and the read runs once more. The pool belongs
+    to the event loop that opened it; a read from another loop (a CLI command's second
+    ``asyncio.run``) opens its own."""
 
     def __init__(self, connect: dict[str, Any], *, max_size: int = 8) -> None:
         self._connect = dict(connect)
@@ -145,8 +149,6 @@ class AsyncpgFastReads:
         return cls(dict(params), max_size=max_size)
 
     async def _open(self) -> Any:
-        import asyncpg
-
         loop = asyncio.get_running_loop()
         if self._pool is not None and self._loop is loop:
             return self._pool
@@ -168,19 +170,19 @@ class AsyncpgFastReads:
         args = [params[name] for name in names]
         pool = self._pool if self._pool is not None and self._loop is asyncio.get_running_loop() else None
         pool = pool or await self._open()
-        async with pool.acquire() as connection:
-            try:
-                record = await connection.fetchrow(statement, *args)
-            except Exception as exc:
-                if not _lost(exc):
+        try:
+            async with pool.acquire() as connection:
+                try:
+                    record = await connection.fetchrow(statement, *args)
+                except _LOST:
+                    # dropped, so that the pool opens a new one (the pool may have let it go already)
+                    with contextlib.suppress(asyncpg.InterfaceError):
+                        connection.terminate()
                     raise
-                # closed under us: dropped, so that the pool opens a new one, and read once more
-                connection.terminate()
-                record = None
-                lost = True
-            else:
-                lost = False
-        if lost:
+        except _LOST:
+            # the server closed it (a restart, an administrator, an idle timeout): after a restart so
+            # are all the idle ones, so every connection is replaced before the read runs once more
+            await pool.expire_connections()
             record = await pool.fetchrow(statement, *args)
         return None if record is None else tuple(record)
 
@@ -194,16 +196,17 @@ class AsyncpgFastReads:
             _drop(pool)
 
 
-def _lost(exc: Exception) -> bool:
-    """Whether a read failed because its connection is gone: closed by the server (a restart, an
-    administrator, an idle timeout), or broken by the server's goodbye arriving while it was idle."""
-    import asyncpg
-
-    if isinstance(exc, (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError)):
-        return True
-    return isinstance(
-        exc, (asyncpg.exceptions.InternalClientError, asyncpg.exceptions.OperatorInterventionError)
-    )
+# a read that failed because its connection is gone: closed by the server (a restart, an administrator,
+# an idle timeout), or broken by the server's goodbye arriving while it was idle (asyncpg then reports a
+# protocol state it cannot leave). Not a query cancelled, a bad argument or any other error: those are
+# the read's own, and raised
+_LOST = (
+    OSError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.CannotConnectNowError,
+    asyncpg.exceptions.InternalClientError,
+)
 
 
 def _drop(pool: Any) -> None:
