@@ -51,8 +51,10 @@ from reelscope.models.hooks import UNSCORED
 log = get_logger(__name__)
 
 BATCH = 500
-# the library's first build writes it one range of about this many hooks per transaction
-LIBRARY_RANGE = 50_000
+# the library's first build writes it one range of about this many hooks per transaction: at 50,000 a
+# range held SQLite's write lock 7-11 s at 1M hooks (db.write_long, a loaded box); at 5,000 about a
+# tenth of that, every debit and job start waiting no longer than that behind it
+LIBRARY_RANGE = 5_000
 # a trending or search query that takes longer is stopped: 503, not charged (§4.7)
 QUERY_TIME_LIMIT_MS = 3000
 MATCH_TYPES = ("exact", "contains", "similar")
