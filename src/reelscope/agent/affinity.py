@@ -2,10 +2,10 @@
 from the agent's linked videos by ``analysis.affinity`` and ``analysis.similar``. The adjacency is kept
 with the agent's analytics (``keep``, after each run: ``agents.affinity``, ADR 0038) and computed at read
 time for an agent whose analytics predate it. Similar creators: the agent's creators are prepared
-(TF-IDF over their posts, their sounds and tiers) at the first question after each run, kept by the
-process until a run links videos (at most ``PREPARED_KEPT`` agents, for an hour at most, so tiers
-follow follower counts), and
-each question is then a sparse row product (issue 33 item 4: 0.7 s a request at 1M videos before).
+(TF-IDF over their posts, their sounds and tiers) at the first question after its links change, kept
+by the process until they change again (at most ``PREPARED_KEPT`` agents, for an hour at most, so
+tiers follow follower counts), and each question is then a sparse row product (issue 33 item 4: 0.7 s
+a request at 1M videos before).
 
 A creator is named by its catalog id: the ``creator_id`` of ``/creators/outliers`` rows and the
 ``author_id`` of the agent's videos (ADR 0030). The candidates are the creators of the agent's videos;
