@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from reelscope.account.schemas import (
     AutoTopUp,
@@ -22,23 +21,21 @@ from reelscope.kit.clock import iso
 
 
 def balance_of(caller: Caller, now: datetime) -> Balance:
-    """The same answer from the caller the contract read with the key, at the start of this request:
-    the same point read of the team's row, so no second query (issue 33 item 7)."""
-    found = (caller.balance, caller.auto_top_up_below, caller.auto_top_up_amount, caller.auto_top_up_last_at)
-    return _balance(found, caller.daily_cap, now)
-
-
-def _balance(found: tuple[Any, ...], daily_cap: billing_service.DailyCap | None, now: datetime) -> Balance:
-    cap = None if daily_cap is None else _key_daily_cap(daily_cap, now)
-    credits, below, amount, last_at = found
+    """The team's balance and auto top-up, and the calling key's daily cap (ADR 0047), from the caller
+    the contract read with the key at the start of this request: the same point read of the team's
+    row, so no second query (issue 33 item 7)."""
     auto = None
-    if below is not None and amount is not None:
-        auto = AutoTopUp(below_credits=below, amount_credits=amount, last_top_up_at=iso(last_at))
+    if caller.auto_top_up_below is not None and caller.auto_top_up_amount is not None:
+        auto = AutoTopUp(
+            below_credits=caller.auto_top_up_below,
+            amount_credits=caller.auto_top_up_amount,
+            last_top_up_at=iso(caller.auto_top_up_last_at),
+        )
     return Balance(
-        credits_remaining=credits,
-        balance_usd=billing_service.credits_to_usd(credits),
+        credits_remaining=caller.balance,
+        balance_usd=billing_service.credits_to_usd(caller.balance),
         auto_top_up=auto,
-        key_daily_cap=cap,
+        key_daily_cap=None if caller.daily_cap is None else _key_daily_cap(caller.daily_cap, now),
     )
 
 
