@@ -135,6 +135,8 @@ class Settings(BaseSettings):
     # to import (comma-separated; tests register test-only tasks this way)
     job_workers: int = Field(default=2, ge=1)
     job_user_workers: int = Field(default=2, ge=1)
+    # the webhook pump's lane (ADR 0053): one thread, so one pump at a time per worker process
+    job_event_workers: int = Field(default=1, ge=1)
     job_lease_seconds: float = Field(default=300, gt=0)
     job_dispatch_interval_seconds: float = Field(default=10, gt=0)
     job_stale_after_seconds: float = Field(default=120, gt=0)

@@ -17,6 +17,7 @@ from huey import crontab
 
 from reelscope.billing import service as billing_service
 from reelscope.worker import JobFailed, TaskContext, enqueue, task
+from reelscope.worker.registry import Lane
 
 
 def effect_reference(ctx: TaskContext, label: str | None = None) -> str:
@@ -110,6 +111,13 @@ async def hold(ctx: TaskContext, *, label: str) -> None:
 @task("test.signal")
 async def signal(ctx: TaskContext, *, label: str) -> dict[str, str]:
     """User work that says it started."""
+    STARTED[label].set()
+    return {"label": label}
+
+
+@task("test.signal_event", lane=Lane.EVENTS)
+async def signal_event(ctx: TaskContext, *, label: str) -> dict[str, str]:
+    """Work of the events lane (where the webhook pump runs) that says it started."""
     STARTED[label].set()
     return {"label": label}
 

@@ -1,6 +1,6 @@
-"""The two lanes of the job engine (ADR 0042; issue 33 item 5): work a team waits for starts while every
-background worker is busy with long upkeep, on a SQLite queue and on a Redis queue; which tasks travel
-on which lane.
+"""The lanes of the job engine (ADR 0042, 0053; issue 33 item 5, issue 31): work a team waits for and the
+webhook pump start while every background worker is busy with long upkeep, on a SQLite queue and on a
+Redis queue; which tasks travel on which lane.
 
 The consumers are real (``start_embedded``: Huey's thread workers polling the queue); the waiting is on
 events the tasks set, with a deadline that only catches a user job that never starts.
@@ -40,7 +40,7 @@ DEADLINE_SECONDS = 30
 @pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
 def consumer_settings(request: pytest.FixtureRequest, settings: Settings) -> Iterator[Settings]:
     """Two background workers and one user worker, on a SQLite queue in the data dir or on Redis."""
-    update: dict[str, object] = {"job_workers": 2, "job_user_workers": 1}
+    update: dict[str, object] = {"job_workers": 2, "job_user_workers": 1, "job_event_workers": 1}
     if request.param == "redis":
         require_redis()
         flush_redis()
@@ -78,6 +78,33 @@ class TestUserLane:
                 )
             assert await asyncio.to_thread(started.wait, DEADLINE_SECONDS), f"job {job.id} never started"
             # it started while the upkeep still held every background worker (the third hold still waits)
+            assert not held.started.acquire(blocking=False)
+        finally:
+            held.release.set()
+            await asyncio.to_thread(embedded.stop)
+            del sample_tasks.HOLDS[label], sample_tasks.STARTED[label]
+
+
+class TestEventsLane:
+    async def test_the_webhook_pumps_lane_runs_while_every_other_worker_holds_a_long_job(
+        self, runtime: Runtime, consumer_settings: Settings, request: pytest.FixtureRequest
+    ) -> None:
+        """§6.1's first attempt is immediate: the soak (issue 31) saw it wait 321 s behind the upkeep."""
+        label = request.node.name
+        held = sample_tasks.HOLDS[label] = sample_tasks.Hold()
+        started = sample_tasks.STARTED[label] = threading.Event()
+        embedded = await asyncio.to_thread(start_embedded, consumer_settings, periodic=False)
+        embedded.engine.bind(runtime.db)
+        try:
+            background = consumer_settings.job_workers
+            async with runtime.db.transaction() as session:
+                for _ in range(background + 1):
+                    enqueue(session, "test.hold", label=label)
+            for _ in range(background):
+                assert await asyncio.to_thread(held.started.acquire, True, DEADLINE_SECONDS)
+            async with runtime.db.transaction() as session:
+                enqueue(session, "test.signal_event", label=label)
+            assert await asyncio.to_thread(started.wait, DEADLINE_SECONDS), "the events lane never ran"
             assert not held.started.acquire(blocking=False)
         finally:
             held.release.set()
@@ -131,11 +158,12 @@ class TestWhichLane:
     def test_work_a_team_waits_for_is_user_work(self, name: str) -> None:
         assert lane_of(name) is Lane.USER
 
-    @pytest.mark.parametrize(
-        "name", [trend_tasks.RUN_TASK, "trend.backfill", "catalog.collect", events_service.CONSUMER_TASK]
-    )
+    @pytest.mark.parametrize("name", [trend_tasks.RUN_TASK, "trend.backfill", "catalog.collect"])
     def test_the_upkeep_is_background_work(self, name: str) -> None:
         assert lane_of(name) is Lane.BACKGROUND
+
+    def test_the_webhook_pump_has_a_lane_of_its_own(self) -> None:
+        assert lane_of(events_service.CONSUMER_TASK) is Lane.EVENTS
 
     def test_every_periodic_task_is_background_work(self) -> None:
         periodic = [t for t in registered().values() if t.periodic is not None]

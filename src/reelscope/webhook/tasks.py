@@ -1,7 +1,8 @@
 """The webhook pump: fan committed outbox events out to endpoints, then attempt every due delivery.
 
 Sent after every commit that publishes an event or queues a delivery (test events, retries), and by
-every dispatcher pass (``tick``), which is what attempts retries when their time comes (§6.1).
+every dispatcher pass (``tick``), which is what attempts retries when their time comes (§6.1). It runs
+on a lane of its own (ADR 0053), so a first attempt is not held behind the upkeep's long jobs.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from reelscope.kit.logging import get_logger
 from reelscope.webhook import delivery
 from reelscope.webhook.transport import DeliveryClient
 from reelscope.worker import TaskContext, task
+from reelscope.worker.registry import Lane
 
 log = get_logger(__name__)
 
@@ -34,7 +36,7 @@ async def fan_out_new_events(ctx: TaskContext) -> int:
             return added
 
 
-@task(events_service.CONSUMER_TASK, tick=True)
+@task(events_service.CONSUMER_TASK, tick=True, lane=Lane.EVENTS)
 async def pump(ctx: TaskContext) -> dict[str, int]:
     fanned_out = await fan_out_new_events(ctx)
     client = DeliveryClient.from_settings(ctx.settings)

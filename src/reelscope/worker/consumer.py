@@ -1,8 +1,9 @@
 """Consumers: the standalone ``reelscope worker`` and the one ``reelscope serve`` embeds in threads.
 
-Both run one Huey consumer (thread workers) per lane on a ``JobEngine`` of their own (ADR 0042): the
-user lane's ``REELSCOPE_JOB_USER_WORKERS`` threads take only user work, the background lane's
-``REELSCOPE_JOB_WORKERS`` only the upkeep. With periodic tasks on, they also run the dispatcher thread
+Both run one Huey consumer (thread workers) per lane on a ``JobEngine`` of their own (ADR 0042, 0053):
+the user lane's ``REELSCOPE_JOB_USER_WORKERS`` threads take only user work, the events lane's
+``REELSCOPE_JOB_EVENT_WORKERS`` only the webhook pump, the background lane's ``REELSCOPE_JOB_WORKERS``
+only the upkeep. With periodic tasks on, they also run the dispatcher thread
 (``dispatch_once`` every ``REELSCOPE_JOB_DISPATCH_INTERVAL_SECONDS``) and Huey's periodic tasks (on the
 background lane). The embedded one leaves signals to uvicorn and is stopped by ``serve`` after uvicorn
 returns; a job still running then is picked up again through its lease (no work is lost).
@@ -71,21 +72,12 @@ class EmbeddedWorker:
     dispatcher: Dispatcher | None
 
     def stop(self) -> None:
-        """Both lanes stop taking work at once and finish what they run within one shared
+        """Every lane stops taking work at once and finishes what it runs within one shared
         ``SHUTDOWN_TIMEOUT_SECONDS`` (not one after the other: Ctrl-C took twice the time the log
         announced); a job still running then is taken up again through its lease."""
-        for consumer in self.consumers.values():
-            consumer.stop_flag.set()
         if self.dispatcher is not None:
             self.dispatcher.stop_flag.set()
-        stopping = [
-            threading.Thread(target=consumer.stop, kwargs={"graceful": True}, name=f"stop-{lane}")
-            for lane, consumer in self.consumers.items()
-        ]
-        for thread in stopping:
-            thread.start()
-        for thread in stopping:
-            thread.join()
+        _stop_together(self.consumers)
         if self.dispatcher is not None:
             self.dispatcher.stop()
         running = sum(
@@ -102,14 +94,33 @@ class EmbeddedWorker:
         log.info("worker.stopped")
 
 
+def _stop_together(consumers: dict[Lane, Consumer]) -> None:
+    """Stop ``consumers`` gracefully at once, each in a thread, and wait for all of them."""
+    for consumer in consumers.values():
+        consumer.stop_flag.set()
+    stopping = [
+        threading.Thread(target=consumer.stop, kwargs={"graceful": True}, name=f"stop-{lane}")
+        for lane, consumer in consumers.items()
+    ]
+    for thread in stopping:
+        thread.start()
+    for thread in stopping:
+        thread.join()
+
+
 def _consumer(cls: type[Consumer], engine: JobEngine, lane: Lane, *, periodic: bool) -> Consumer:
     settings = engine.settings
     periodic = periodic and lane is Lane.BACKGROUND  # the upkeep's crontabs are background work
     if periodic:
         engine.register_periodic()
+    workers = {
+        Lane.USER: settings.job_user_workers,
+        Lane.EVENTS: settings.job_event_workers,
+        Lane.BACKGROUND: settings.job_workers,
+    }
     return cls(
         engine.queues[lane],
-        workers=settings.job_user_workers if lane is Lane.USER else settings.job_workers,
+        workers=workers[lane],
         periodic=periodic,
         worker_type="thread",
         max_delay=MAX_POLL_DELAY_SECONDS,
@@ -122,13 +133,14 @@ def _started(settings: Settings, *, periodic: bool, embedded: bool) -> None:
         "worker.started",
         embedded=embedded,
         user_workers=settings.job_user_workers,
+        event_workers=settings.job_event_workers,
         background_workers=settings.job_workers,
         periodic=periodic,
     )
 
 
 def start_embedded(settings: Settings, *, periodic: bool = True) -> EmbeddedWorker:
-    """Start both lanes' consumers (and the dispatcher) in threads of this process; returns at once."""
+    """Start every lane's consumer (and the dispatcher) in threads of this process; returns at once."""
     engine = JobEngine(settings, SystemClock())
     consumers = {lane: _consumer(_EmbeddedConsumer, engine, lane, periodic=periodic) for lane in Lane}
     for consumer in consumers.values():
@@ -141,20 +153,25 @@ def start_embedded(settings: Settings, *, periodic: bool = True) -> EmbeddedWork
 
 
 def run_worker(settings: Settings, *, periodic: bool = True) -> None:
-    """Run both lanes' consumers until SIGINT (graceful) or SIGTERM: the background lane's in the
-    foreground, owning the signals; the user lane's in threads, stopped when the foreground one returns."""
+    """Run every lane's consumer until SIGINT (graceful) or SIGTERM: the background lane's in the
+    foreground, owning the signals; the others in threads, stopped when the foreground one returns."""
     engine = JobEngine(settings, SystemClock())
-    user = _consumer(_EmbeddedConsumer, engine, Lane.USER, periodic=periodic)
+    others: dict[Lane, Consumer] = {
+        lane: _consumer(_EmbeddedConsumer, engine, lane, periodic=periodic)
+        for lane in Lane
+        if lane is not Lane.BACKGROUND
+    }
     background = _consumer(Consumer, engine, Lane.BACKGROUND, periodic=periodic)
     dispatcher = Dispatcher(engine, settings.job_dispatch_interval_seconds) if periodic else None
     if dispatcher is not None:
         dispatcher.start()
     _started(settings, periodic=periodic, embedded=False)
-    user.start()
+    for consumer in others.values():
+        consumer.start()
     try:
         background.run()
     finally:
-        user.stop(graceful=True)
+        _stop_together(others)
         if dispatcher is not None:
             dispatcher.stop()
         engine.close()

@@ -7,8 +7,8 @@ loop and waits. Huey's immediate mode (tests) executes tasks in the thread that 
 itself be running an event loop; the dedicated loop thread makes that work the same way.
 
 The queue carries only two kinds of message: "run jobs row X" and "call task T with these ids". There
-are two queues, one per lane (``registry.Lane``, ADR 0042): the user lane's messages never wait behind
-the background lane's, because each lane's consumer has worker threads of its own.
+is one queue per lane (``registry.Lane``, ADR 0042 and 0053): the user and events lanes' messages never
+wait behind the background lane's, because each lane's consumer has worker threads of its own.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ log = get_logger(__name__)
 T = TypeVar("T")
 
 # the background lane keeps the queue's first name, so messages queued by an earlier version still run
-QUEUE_NAMES = {Lane.BACKGROUND: "reelscope", Lane.USER: "reelscope-user"}
+QUEUE_NAMES = {Lane.BACKGROUND: "reelscope", Lane.USER: "reelscope-user", Lane.EVENTS: "reelscope-events"}
 CALL_TASK = "reelscope.call"
 JOB_TASK = "reelscope.job"
 
@@ -125,11 +125,12 @@ class JobEngine:
         return names
 
     def run_next(self) -> bool:
-        """Run the next queued message in this thread, the user lane's first; False when none is left.
+        """Run the next queued message in this thread, the user lane's first, then the events lane's;
+        False when none is left.
 
         For tests on a real queue backend (SQLite, Redis): a deterministic stand-in for the consumers.
         """
-        for huey in self.queues.values():  # in the order of ``Lane``: the user lane first
+        for huey in self.queues.values():  # in the order of ``Lane``: user, events, background
             # Redis's dequeue blocks up to a second on an empty queue (BRPOP): look first
             if not huey.pending_count():
                 continue
@@ -181,7 +182,7 @@ class JobEngine:
 
 def build_huey(settings: Settings, lane: Lane, *, immediate: bool = False) -> Huey:
     """The queue of ``lane``: ``RedisHuey`` when ``REELSCOPE_REDIS_URL`` is set, else ``SqliteHuey`` in the
-    data dir (both lanes in one file, told apart by the queue name)."""
+    data dir (every lane in one file, told apart by the queue name)."""
     options: dict[str, Any] = {"results": False, "utc": True, "immediate": immediate}
     if settings.redis_url:
         return RedisHuey(QUEUE_NAMES[lane], url=settings.redis_url, **options)

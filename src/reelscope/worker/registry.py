@@ -24,15 +24,18 @@ F = TypeVar("F", bound=TaskBody)
 
 
 class Lane(StrEnum):
-    """The queue a task's messages travel on, each with worker threads of its own (ADR 0042).
+    """The queue a task's messages travel on, each with worker threads of its own (ADR 0042, 0053).
 
     ``user``: work a team waits for (agent runs, lookups, tracking cycles, audience snapshots: anything a
-    request or a team's schedule starts). ``background``: the system's own upkeep (periodic tasks, trend
-    runs, the first start's history, the webhook pump). Background work never occupies a user worker, so
-    a user job starts within seconds however long the upkeep runs.
+    request or a team's schedule starts). ``events``: the webhook pump, whose first attempt §6.1 makes
+    immediate. ``background``: the system's own upkeep (periodic tasks, trend runs, the first start's
+    history). Background work never occupies a user or events worker, so a user job starts and an event
+    is delivered within seconds however long the upkeep runs. Declared in the order ``run_next`` takes
+    them.
     """
 
     USER = "user"
+    EVENTS = "events"
     BACKGROUND = "background"
 
 
@@ -63,6 +66,7 @@ def task(
     periodic: Callable[[datetime], bool] | None = None,
     tick: bool = False,
     background: bool = False,
+    lane: Lane | None = None,
     max_attempts: int | None = None,
 ) -> Callable[[F], F]:
     """Register ``async def body(ctx: TaskContext, **params)`` under ``name``.
@@ -72,17 +76,20 @@ def task(
     through ``asyncio.to_thread`` so the worker's loop stays free (ARCHITECTURE §5).
 
     A task runs on the user lane unless it is the system's own upkeep: ``background=True``, and every
-    periodic or tick task, run on the background lane (``Lane``). ``max_attempts``: how many attempts
-    its jobs get unless their creator says (the jobs service's default otherwise).
+    periodic or tick task, run on the background lane (``Lane``); ``lane`` names another lane outright.
+    ``max_attempts``: how many attempts its jobs get unless their creator says (the jobs service's
+    default otherwise).
     """
-    lane = Lane.BACKGROUND if background or periodic is not None or tick else Lane.USER
+    chosen = lane
+    if chosen is None:
+        chosen = Lane.BACKGROUND if background or periodic is not None or tick else Lane.USER
 
     def register(body: F) -> F:
         existing = _TASKS.get(name)
         if existing is not None and _origin(existing.body) != _origin(body):
             raise ValueError(f"task {name!r} is already registered by {_origin(existing.body)}")
         _TASKS[name] = TaskDef(
-            name=name, body=body, periodic=periodic, tick=tick, lane=lane, max_attempts=max_attempts
+            name=name, body=body, periodic=periodic, tick=tick, lane=chosen, max_attempts=max_attempts
         )
         return body
 
