@@ -35,7 +35,7 @@ After ``--minutes`` of traffic the processes run ``--drain`` seconds more withou
 
 Results per mode in benchmarks/results/soak.json, and soak.md from all recorded modes.
 Run: PYTHONPATH=src .venv/bin/python benchmarks/soak.py --mode sqlite|pg [--minutes 30]
-     [--restart-every 120] [--drain 150] [--teams 3] [--pause 0.3,1.0]
+     [--restart-every 120] [--drain 150] [--teams 3] [--pause 0.3,1.0] [--label NAME]
 """
 
 from __future__ import annotations
@@ -1216,6 +1216,9 @@ def main() -> None:
     parser.add_argument("--pause", default="0.3,1.0", help="min,max seconds between one team's requests")
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--no-record", action="store_true", help="print only; do not write results/")
+    parser.add_argument(
+        "--label", help="the name the run is recorded under (default: the mode; e.g. sqlite-one-life)"
+    )
     args = parser.parse_args()
     if args.mode is None:
         # `make bench` runs every script here without arguments: the soak (30 minutes a mode, restarts) is
@@ -1241,7 +1244,7 @@ def main() -> None:
     results: dict[str, Any] = (
         json.loads(out.read_text()) if out.exists() else {"benchmark": "soak", "runs": {}}
     )
-    results["runs"][args.mode] = result
+    results["runs"][args.label or args.mode] = result
     out.write_text(json.dumps(results, indent=2, default=str) + "\n")
     write_markdown(results)
 
