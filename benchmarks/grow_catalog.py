@@ -13,8 +13,9 @@ TEMPLATE``) and its catalog tables are multiplied in SQL, each video cloned ``fa
   much: the top one has tens of thousands of videos.
 - ``video_hashtags``: each clone keeps its original's hashtags.
 - ``hooks``: each clone's hook, its views the clone's (so ``hook.refresh`` finds nothing stale), and
-  every hook's ``usage_count`` (videos sharing its text) and each ``hook_library`` row's ``usage_count``
-  multiplied by ``factor``: each text is now used ``factor`` times as often.
+  every hook's ``usage_count`` (videos sharing its text) multiplied by ``factor``: each text is now used
+  ``factor`` times as often. The hook lists (library, types, categories) are marked unbuilt, so the
+  next ``hook.refresh`` (the periodic work scale.py runs) builds them in full from the grown hooks.
 
 What a team owns (agents and their 10,000 linked videos, lookups, tracking, trends) is not multiplied:
 those reads are bounded by the team's own rows, not by the catalog. The secondary indexes of the three
@@ -32,6 +33,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import asyncpg
+
+from reelscope.hook.repository import LISTS_BUILT
 
 GROWN_LABEL = "reelscope grown catalog x{factor} of: {base}"
 TABLES = ("videos", "video_hashtags", "hooks")
@@ -73,7 +76,7 @@ async def ensure_grown(base_dsn: str, factor: int) -> tuple[str, dict[str, Any]]
         if found == label:
             return dsn, {"cached": True}
         started = time.perf_counter()
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         # the base must have no connection open: it is the template
         await admin.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", base_name
@@ -150,7 +153,8 @@ async def _grow(conn: asyncpg.Connection, factor: int, timings: dict[str, Any]) 
         f"INSERT INTO hooks ({', '.join(hooks)}) "
         f"SELECT {_select(hooks, overrides, 'h')} FROM hooks h CROSS JOIN {clones}"
     )
-    await conn.execute(f"UPDATE hook_library SET usage_count = usage_count * {factor}")
+    # the hook lists (library, types, categories) are built again in full by the next hook.refresh
+    await conn.execute("DELETE FROM read_versions WHERE name = $1", LISTS_BUILT)
     done("hooks", started)
 
     started = time.perf_counter()

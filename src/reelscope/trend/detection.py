@@ -221,5 +221,7 @@ async def _answer(conn: Connection, database_url: str, regions: list[str]) -> No
                 conn.send(answer)
             except (BrokenPipeError, ConnectionResetError):
                 return  # the parent went away while this detection ran (a restart): nobody to answer
+            except Exception as exc:  # the answer could not be sent (pickled): say so instead
+                conn.send(f"{type(exc).__name__}: {exc}")
     finally:
         await db.dispose()
