@@ -21,6 +21,7 @@ y1    youtube    own    900     1     #shorts #fyp (no words: no hook)
 
 from __future__ import annotations
 
+import asyncio
 import math
 import re
 from dataclasses import dataclass, replace
@@ -620,6 +621,27 @@ class TestKeptLists:
         await hook_service.refresh(runtime.db, clock.now())  # nothing new in the catalog
         assert (await get(client, team, "library", limit=100)).json() == expected
         assert (await get(client, team, "types")).json() == types
+
+    async def test_two_first_builds_at_once_end_in_one_library(
+        self,
+        client: httpx.AsyncClient,
+        team: TeamKey,
+        catalog: None,
+        runtime: Runtime,
+        clock: ManualClock,
+        monkeypatch: pytest.MonkeyPatch,
+    ) -> None:
+        """A first start's collection and stats refresh both find the lists unbuilt and build them at
+        once, range by range in their own transactions (one text per range here, so they interleave):
+        no UNIQUE failure, and the library is the one a single build makes (issue 31's soak)."""
+        monkeypatch.setattr(hook_service, "LIBRARY_RANGE", 1)
+        expected = (await get(client, team, "library", limit=100)).json()
+        async with runtime.db.transaction() as session:
+            for table in ("hook_library", "hook_type_stats", "hook_category_stats"):
+                await session.execute(text(f"DELETE FROM {table}"))
+            await session.execute(text("DELETE FROM read_versions WHERE name = 'hook.lists'"))
+        await asyncio.gather(*(hook_service.refresh(runtime.db, clock.now()) for _ in range(2)))
+        assert (await get(client, team, "library", limit=100)).json() == expected
 
     async def test_a_long_library_counts_past_the_page(
         self, client: httpx.AsyncClient, team: TeamKey, catalog: None, monkeypatch: pytest.MonkeyPatch

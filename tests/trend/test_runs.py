@@ -4,6 +4,7 @@ issue 8)."""
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -21,7 +22,7 @@ from reelscope.trend import detection as trend_detection
 from reelscope.trend import momentum as trend_momentum
 from reelscope.trend import runs as trend_runs
 from reelscope.trend import tasks as trend_tasks
-from reelscope.trend.detection import InProcess, OwnProcess
+from reelscope.trend.detection import InProcess, OwnProcess, _answer
 from reelscope.worker.context import TaskContext
 from reelscope.worker.engine import JobEngine
 from reelscope.worker.jobs import service as jobs_service
@@ -276,3 +277,13 @@ class TestDetectorProcess:
                 await there.detect("gb", BUILT_AT)  # a region the sequence was not planned with
         finally:
             await there.close()
+
+    async def test_a_parent_gone_mid_detection_ends_the_detector_quietly(self, database_url: str) -> None:
+        """A restart stops the parent while its detector works: the answer has nowhere to go, and the
+        detector ends without a BrokenPipeError traceback (the soak of issue 31 logged them)."""
+        parent, child = multiprocessing.Pipe()
+        parent.send(("gb", BUILT_AT))  # a region not planned: answered at once, with the failure
+        parent.send(("us", BUILT_AT))
+        parent.close()
+        await _answer(child, database_url, ["us"])  # returns: no BrokenPipeError escapes
+        child.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import os
 import socket
@@ -328,6 +329,48 @@ class TestOutcomes:
         assert_error(retry, 409, "conflict")
         endpoint = (await client.get(f"/v1/webhooks/{hook['id']}", headers=team.headers)).json()
         assert endpoint["consecutive_failures"] == 0
+
+
+class TestSlowReceivers:
+    @pytest.mark.delivery_timeout(30.0)  # the hanging attempt outlasts the test's bound below
+    async def test_an_event_committed_while_a_receiver_hangs_goes_out_before_it_answers(
+        self,
+        create_webhook: CreateWebhook,
+        team: TeamKey,
+        make_team: MakeTeam,
+        publish: Publish,
+        runtime: Runtime,
+        clock: ManualClock,
+        sender: DeliveryClient,
+        receiver: Receiver,
+    ) -> None:
+        """§6.1's first attempt is immediate: a pump whose slots wait on a hanging receiver (up to the
+        30 s timeout) looks again for due work every second, after fanning out what was committed
+        meanwhile (ADR 0053), rather than after the slowest answer."""
+        await create_webhook(team, url=receiver.url("/hang"))
+        other = await make_team()
+        await create_webhook(other, url=receiver.url("/hook"))
+        await publish(LOOKUP, team_id=team.team_id)
+        later: list[str] = []  # events "committed" after the pump began, fanned out by its refill
+
+        async def refill() -> None:
+            while later:
+                await publish(LOOKUP, team_id=later.pop())
+
+        pumping = asyncio.ensure_future(deliver_due(runtime.db, clock, sender, refill=refill))
+        try:
+            assert await asyncio.to_thread(receiver.arrived.wait, 30), "the first attempt never left"
+            later.append(other.team_id)
+            # a bound, not a pause: before the fix the second event waited for the hanging answer
+            for _ in range(200):
+                if receiver.at("/hook"):
+                    break
+                await asyncio.sleep(0.05)
+            assert receiver.at("/hook") and not pumping.done()
+        finally:
+            receiver.release.set()
+        report = await pumping
+        assert (report.attempted, report.delivered) == (2, 2)
 
 
 class TestAddressChecks:

@@ -13,7 +13,10 @@ import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.catalog import repository as repo
 from reelscope.catalog.service import ingest_videos, views_frozen_after
@@ -96,8 +99,8 @@ async def _store_feed(
     """A feed's records, ``STORE_BATCH`` a transaction: SQLite's one write lock is never held for long
     (a paid request's debit or a user job's claim waits for it, ADR 0042)."""
     for start in range(0, len(records), STORE_BATCH):
-        async with db.transaction() as session:
-            count = await ingest_videos(session, records[start : start + STORE_BATCH], found_at=found_at)
+        batch = records[start : start + STORE_BATCH]
+        count = await db.write_retrying(partial(ingest_videos, records=batch, found_at=found_at))
         result.videos[source] = result.videos.get(source, 0) + count
 
 
@@ -298,7 +301,8 @@ async def _store_stats(db: Database, rows: list[dict[str, Any]], now: datetime) 
     if not rows:
         return
     earliest = min(r.pop("published_at") for r in rows)
-    async with db.transaction() as session:
+
+    async def store(session: AsyncSession) -> None:
         await repo.update_video_stats(session, rows)
         await repo.add_snapshots(
             session,
@@ -309,6 +313,8 @@ async def _store_stats(db: Database, rows: list[dict[str, Any]], now: datetime) 
             ],
         )
         await repo.note_videos_changed(session, earliest, now)  # the rollup rebuilds those days (ADR 0016)
+
+    await db.write_retrying(store)
 
 
 async def backfill(

@@ -243,10 +243,24 @@ async def _hold_library(session: AsyncSession) -> None:
         await session.execute(select(func.pg_advisory_xact_lock(_LIBRARY_LOCK)))
 
 
-async def _insert_library(session: AsyncSession, where: ColumnElement[bool]) -> None:
+async def _insert_library(session: AsyncSession, where: ColumnElement[bool], *, upsert: bool = False) -> None:
+    """The library's rows of the hooks ``where`` holds; ``upsert``: replacing rows already there."""
     await _hold_library(session)
+    dialect = session.get_bind().dialect.name
     for source in _library_selects(where):
-        await session.execute(insert(HookLibrary).from_select(list(_LIBRARY_COLUMNS), source))
+        if not upsert:
+            await session.execute(insert(HookLibrary).from_select(list(_LIBRARY_COLUMNS), source))
+            continue
+        stmt = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(HookLibrary).from_select(
+            list(_LIBRARY_COLUMNS), source
+        )
+        keys = ("scope", "text_key", "hook_type")
+        await session.execute(
+            stmt.on_conflict_do_update(
+                index_elements=list(keys),
+                set_={c: stmt.excluded[c] for c in _LIBRARY_COLUMNS if c not in keys},
+            )
+        )
 
 
 async def rebuild_library(session: AsyncSession, keys: Sequence[str]) -> None:
@@ -278,14 +292,16 @@ async def library_range_end(session: AsyncSession, start: str | None, rows: int)
 
 
 async def build_library_range(session: AsyncSession, start: str | None, end: str | None) -> None:
-    """The library's rows of the hooks whose ``text_key`` is in [start, end) (None: unbounded), into an
-    empty range of the library (its first build)."""
+    """The library's rows of the hooks whose ``text_key`` is in [start, end) (None: unbounded), in the
+    library's first build. Rows already there are replaced: two refreshes that both found the library
+    unbuilt (on a first start, the collection's and the stats refresh's) build the same ranges, and the
+    second met the first's rows as a UNIQUE failure (the soak of issue 31)."""
     conditions = []
     if start is not None:
         conditions.append(Hook.text_key >= start)
     if end is not None:
         conditions.append(Hook.text_key < end)
-    await _insert_library(session, and_(*conditions) if conditions else true())
+    await _insert_library(session, and_(*conditions) if conditions else true(), upsert=True)
 
 
 async def type_scores(session: AsyncSession) -> Sequence[Any]:
@@ -302,7 +318,9 @@ async def category_counts(session: AsyncSession) -> dict[str, int]:
 async def write_list_figures(
     session: AsyncSession, types: list[dict[str, Any]], categories: list[dict[str, Any]], at: datetime
 ) -> None:
-    """Replace the types' and categories' rows, and mark the lists built."""
+    """Replace the types' and categories' rows, and mark the lists built. Under the library's lock on
+    PostgreSQL: two refreshes replacing them at once each deleted, then both inserted."""
+    await _hold_library(session)
     await session.execute(delete(HookTypeStats))
     await session.execute(delete(HookCategoryStats))
     if types:

@@ -22,6 +22,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -104,6 +105,14 @@ class _Batch:
     skipped: int
 
 
+async def _store_batch(session: AsyncSession, *, batch: _Batch, built: bool) -> None:
+    await repository.upsert_hooks(session, batch.rows)
+    await repository.set_scores(session, batch.scores)
+    await repository.recount_usage(session, sorted(batch.keys))
+    if built:  # else the whole library is built below
+        await repository.rebuild_library(session, sorted(batch.keys))
+
+
 async def _read_batch(session: AsyncSession, after: str | None, now: datetime) -> _Batch | None:
     """The next ``BATCH`` videos after ``after`` whose hook row is missing or stale, their rows, and every
     hook of their creators scored against the creators' current medians (§4.7: the weighted score)."""
@@ -158,12 +167,7 @@ async def refresh(db: Database, now: datetime) -> dict[str, int]:
             batch = await _read_batch(session, after, now)
         if batch is None:
             break
-        async with db.transaction() as session:
-            await repository.upsert_hooks(session, batch.rows)
-            await repository.set_scores(session, batch.scores)
-            await repository.recount_usage(session, sorted(batch.keys))
-            if built:  # else the whole library is built below
-                await repository.rebuild_library(session, sorted(batch.keys))
+        await db.write_retrying(partial(_store_batch, batch=batch, built=built))
         made += len(batch.rows)
         skipped += batch.skipped
         after = batch.last_video_id

@@ -7,24 +7,34 @@ debit) waits for the write lock instead of failing with ``SQLITE_BUSY_SNAPSHOT``
 
 from __future__ import annotations
 
+import asyncio
+import random
 import sqlite3
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import BigInteger, DateTime, Engine, Integer, MetaData, create_engine, event
 from sqlalchemy.engine import Dialect, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
 
 from reelscope.kit import metrics, sqlite_inline
 from reelscope.kit.fast_reads import AsyncpgFastReads, EngineFastReads, FastReads, SqliteFastReads
+
+T = TypeVar("T")
+
+# PostgreSQL ended a transaction to break a deadlock, or for a serialization conflict: nothing of it was
+# written, and the same work run again is right (SQLSTATE 40P01, 40001)
+CONFLICT_STATES = frozenset({"40P01", "40001"})
+CONFLICT_ATTEMPTS = 4
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -142,6 +152,29 @@ class Database:
             ended = time.monotonic()
             _warn_if_long(ended - locked[0], waited=locked[0] - started)
 
+    async def write_retrying(
+        self, work: Callable[[AsyncSession], Awaitable[T]], *, attempts: int = CONFLICT_ATTEMPTS
+    ) -> T:
+        """``work`` in a write transaction, run again (after a short random pause) when PostgreSQL ends
+        it to break a deadlock or a serialization conflict; any other failure, or the last attempt's, is
+        raised. ``work`` must only write through its session, so that a rolled-back attempt leaves
+        nothing behind. For background writers whose rows other writers touch in another order (the
+        catalog's collection, the hook refresh; the soak of issue 31 saw them deadlock)."""
+        for attempt in range(1, attempts + 1):
+            try:
+                async with self.transaction() as session:
+                    return await work(session)
+            except DBAPIError as error:
+                if attempt == attempts or not is_conflict(error):
+                    raise
+                from reelscope.kit.logging import get_logger
+
+                get_logger(__name__).warning(
+                    "db.conflict_retried", sqlstate=_sqlstate(error), attempt=attempt, of=attempts
+                )
+                await asyncio.sleep(random.uniform(0.02, 0.1) * attempt)  # noqa: S311  # jitter
+        raise AssertionError("unreachable")  # the loop returns or raises
+
     async def dispose(self) -> None:
         await self.fast.close()
         for engine in (self.engine, *self.others):
@@ -160,6 +193,15 @@ def is_lock_busy(error: BaseException) -> bool:
     return isinstance(original, sqlite3.OperationalError) and (
         getattr(original, "sqlite_errorcode", 0) & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
     )
+
+
+def _sqlstate(error: BaseException) -> str | None:
+    return getattr(getattr(error, "orig", None), "sqlstate", None)
+
+
+def is_conflict(error: BaseException) -> bool:
+    """Whether PostgreSQL rolled a transaction back to break a deadlock or a serialization conflict."""
+    return _sqlstate(error) in CONFLICT_STATES
 
 
 def create_database(url: str, *, echo: bool = False) -> Database:

@@ -210,11 +210,18 @@ async def _answer(conn: Connection, database_url: str, regions: list[str]) -> No
             if request is None:
                 return
             code, at = request
+            answer: Detection | str
             try:
-                conn.send(await detector.detect(code, at))
+                answer = await detector.detect(code, at)
             # the process boundary: the parent raises it, with what went wrong
             except Exception as exc:
                 log.error("trend.detector.failed", region=code, error_type=type(exc).__name__, exc_info=exc)
+                answer = f"{type(exc).__name__}: {exc}"
+            try:
+                conn.send(answer)
+            except (BrokenPipeError, ConnectionResetError):
+                return  # the parent went away while this detection ran (a restart): nobody to answer
+            except Exception as exc:  # the answer could not be sent (pickled): say so instead
                 conn.send(f"{type(exc).__name__}: {exc}")
     finally:
         await db.dispose()

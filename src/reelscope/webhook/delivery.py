@@ -13,6 +13,7 @@ Two plain async functions the job engine calls (ARCHITECTURE §5, §6):
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -33,6 +34,8 @@ log = get_logger(__name__)
 
 DISABLE_AFTER_FAILURES = 20  # §3, §6.1
 MAX_ROUNDS_PER_CALL = 20
+# how often a pump whose due deliveries are all in flight looks for new ones (ADR 0053)
+RECLAIM_SECONDS = 1.0
 
 
 async def fan_out(
@@ -145,14 +148,18 @@ class Attempted:
     at: datetime
 
 
-async def deliver_due(db: Database, clock: Clock, http: DeliveryClient) -> DeliveryReport:
+async def deliver_due(
+    db: Database, clock: Clock, http: DeliveryClient, *, refill: Callable[[], Awaitable[object]] | None = None
+) -> DeliveryReport:
     """Attempt every delivery that is due now, ``policy.concurrency`` at a time.
 
-    A delivery is leased only when a sending slot is free for it, so each lease covers one attempt
-    (at most the 30 s timeout) and never runs out while the delivery waits its turn behind slow
-    receivers: otherwise another pump would take it over and send it a second time. Finished attempts
-    are recorded by one writer, as many per transaction as have finished: on SQLite, one transaction
-    per attempt would make the attempts queue for the write lock.
+    While attempts are in flight, due deliveries are looked for again every ``RECLAIM_SECONDS``, after
+    ``refill`` (the pump's: fan out the events committed since it began). A delivery is leased only
+    when a sending slot is free for it, so each lease covers one attempt (at most the 30 s timeout)
+    and never runs out while the delivery waits its turn behind slow receivers: otherwise another pump
+    would take it over and send it a second time. Finished attempts are recorded by one writer, as
+    many per transaction as have finished: on SQLite, one transaction per attempt would make the
+    attempts queue for the write lock.
     """
     policy = http.policy
     report = DeliveryReport()
@@ -166,22 +173,29 @@ async def deliver_due(db: Database, clock: Clock, http: DeliveryClient) -> Deliv
 
     in_flight: set[asyncio.Task[None]] = set()
     budget = policy.batch_size * MAX_ROUNDS_PER_CALL  # bounded work per call; the next pump goes on
+    loop = asyncio.get_running_loop()
     try:
-        drained = False
+        drained, claimed_at = False, loop.time()
         while True:
             free = min(policy.concurrency - len(in_flight), budget)
-            if free > 0 and not drained:
+            # once nothing more was due, look again only every RECLAIM_SECONDS while slow receivers hold
+            # slots: a delivery queued meanwhile goes out within that (§6.1's immediate first attempt),
+            # not after the slowest attempt's 30 s
+            if free > 0 and (not drained or loop.time() - claimed_at >= RECLAIM_SECONDS):
+                if drained and refill is not None:
+                    await refill()
                 claims = await claim_due(db, clock, policy, limit=free)
+                claimed_at = loop.time()
                 budget -= len(claims)
                 drained = len(claims) < free
                 in_flight |= {asyncio.create_task(run(claim)) for claim in claims}
             if not in_flight:
                 break
-            done, in_flight = await asyncio.wait(in_flight, return_when=asyncio.FIRST_COMPLETED)
+            done, in_flight = await asyncio.wait(
+                in_flight, timeout=RECLAIM_SECONDS, return_when=asyncio.FIRST_COMPLETED
+            )
             for task in done:
                 task.result()
-            if budget <= 0:
-                drained = True
     finally:
         if in_flight:
             await asyncio.gather(*in_flight, return_exceptions=True)

@@ -39,9 +39,14 @@ async def fan_out_new_events(ctx: TaskContext) -> int:
 @task(events_service.CONSUMER_TASK, tick=True, lane=Lane.EVENTS)
 async def pump(ctx: TaskContext) -> dict[str, int]:
     fanned_out = await fan_out_new_events(ctx)
+
+    async def refill() -> None:  # events committed while slow receivers hold this pump's slots
+        nonlocal fanned_out
+        fanned_out += await fan_out_new_events(ctx)
+
     client = DeliveryClient.from_settings(ctx.settings)
     try:
-        report = await delivery.deliver_due(ctx.db, ctx.clock, client)
+        report = await delivery.deliver_due(ctx.db, ctx.clock, client, refill=refill)
     finally:
         await client.aclose()
     if fanned_out or report.attempted:

@@ -80,18 +80,44 @@ class EmbeddedWorker:
         _stop_together(self.consumers)
         if self.dispatcher is not None:
             self.dispatcher.stop()
-        running = sum(
-            consumer.environment.is_alive(worker)
-            for consumer in self.consumers.values()
-            for _, worker in consumer.worker_threads
-        )
-        if running:
-            # their loops stay open (closing them under a running job only spills tracebacks): the
-            # process ends with them, and their jobs are taken up again when their leases expire
-            log.info("worker.stopped", jobs_still_running=running)
-            return
-        self.engine.close()
-        log.info("worker.stopped")
+        _close_unless_running(self.engine, self.consumers)
+
+
+def _close_unless_running(engine: JobEngine, consumers: dict[Lane, Consumer]) -> None:
+    """Close the engine's loops once every lane's workers have ended. Workers still running keep their
+    loops open (closing them under a running job only spills tracebacks): the process ends with them,
+    and their jobs are taken up again when their leases expire."""
+    running = sum(
+        consumer.environment.is_alive(worker)
+        for consumer in consumers.values()
+        for _, worker in consumer.worker_threads
+    )
+    if running:
+        log.info("worker.stopped", jobs_still_running=running)
+        return
+    engine.close()
+    log.info("worker.stopped")
+
+
+class _LeadConsumer(Consumer):  # type: ignore[misc]  # huey is untyped
+    """The foreground lane's consumer of ``reelscope worker``: it owns the signals, and when a signal
+    stops it, the other lanes stop at the same moment and share its shutdown timeout (one after the
+    other, SIGTERM could take twice the time and outlast an orchestrator's grace period)."""
+
+    followers: dict[Lane, Consumer]
+
+    def stop(self, graceful: bool = False) -> None:
+        for consumer in self.followers.values():
+            consumer.stop_flag.set()
+        stopping = [
+            threading.Thread(target=consumer.stop, kwargs={"graceful": graceful}, name=f"stop-{lane}")
+            for lane, consumer in self.followers.items()
+        ]
+        for thread in stopping:
+            thread.start()
+        super().stop(graceful=graceful)
+        for thread in stopping:
+            thread.join()
 
 
 def _stop_together(consumers: dict[Lane, Consumer]) -> None:
@@ -154,14 +180,15 @@ def start_embedded(settings: Settings, *, periodic: bool = True) -> EmbeddedWork
 
 def run_worker(settings: Settings, *, periodic: bool = True) -> None:
     """Run every lane's consumer until SIGINT (graceful) or SIGTERM: the background lane's in the
-    foreground, owning the signals; the others in threads, stopped when the foreground one returns."""
+    foreground, owning the signals; the others in threads, stopped together with it."""
     engine = JobEngine(settings, SystemClock())
     others: dict[Lane, Consumer] = {
         lane: _consumer(_EmbeddedConsumer, engine, lane, periodic=periodic)
         for lane in Lane
         if lane is not Lane.BACKGROUND
     }
-    background = _consumer(Consumer, engine, Lane.BACKGROUND, periodic=periodic)
+    background = _consumer(_LeadConsumer, engine, Lane.BACKGROUND, periodic=periodic)
+    background.followers = others
     dispatcher = Dispatcher(engine, settings.job_dispatch_interval_seconds) if periodic else None
     if dispatcher is not None:
         dispatcher.start()
@@ -171,8 +198,7 @@ def run_worker(settings: Settings, *, periodic: bool = True) -> None:
     try:
         background.run()
     finally:
-        _stop_together(others)
+        _stop_together(others)  # already stopped with the foreground one, unless it failed
         if dispatcher is not None:
             dispatcher.stop()
-        engine.close()
-        log.info("worker.stopped")
+        _close_unless_running(engine, {Lane.BACKGROUND: background, **others})
