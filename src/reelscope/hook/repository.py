@@ -233,19 +233,22 @@ _LIBRARY_COLUMNS = (
 )
 
 
-# PostgreSQL: the transactions that write hook_library take this lock first, so two refreshes (the
-# periodic one, one after a catalog change) never interleave a delete and its inserts (duplicate keys)
+# PostgreSQL: the transactions that write the hooks or hook_library take this lock first, so two
+# refreshes (the periodic one, one after a catalog change) never interleave a delete and its inserts
+# (duplicate keys), nor update the same creators' hooks in different orders (deadlocks, which retries
+# did not end while both refreshes went on: the soak of issue 31)
 _LIBRARY_LOCK = 330_038  # issue 33, ADR 0038
 
 
-async def _hold_library(session: AsyncSession) -> None:
+async def hold_hook_writes(session: AsyncSession) -> None:
+    """Take the hook writers' lock for the rest of the transaction (PostgreSQL; a no-op on SQLite)."""
     if session.get_bind().dialect.name == "postgresql":  # SQLite's writers are one at a time already
         await session.execute(select(func.pg_advisory_xact_lock(_LIBRARY_LOCK)))
 
 
 async def _insert_library(session: AsyncSession, where: ColumnElement[bool], *, upsert: bool = False) -> None:
     """The library's rows of the hooks ``where`` holds; ``upsert``: replacing rows already there."""
-    await _hold_library(session)
+    await hold_hook_writes(session)
     dialect = session.get_bind().dialect.name
     for source in _library_selects(where):
         if not upsert:
@@ -266,7 +269,7 @@ async def _insert_library(session: AsyncSession, where: ColumnElement[bool], *, 
 async def rebuild_library(session: AsyncSession, keys: Sequence[str]) -> None:
     """The library's rows of the hooks with ``keys`` (their words), again from the hooks."""
     unique = sorted(set(keys))
-    await _hold_library(session)
+    await hold_hook_writes(session)
     for start in range(0, len(unique), 500):
         chunk = unique[start : start + 500]
         await session.execute(delete(HookLibrary).where(HookLibrary.text_key.in_(chunk)))
@@ -274,7 +277,7 @@ async def rebuild_library(session: AsyncSession, keys: Sequence[str]) -> None:
 
 
 async def clear_library(session: AsyncSession) -> None:
-    await _hold_library(session)
+    await hold_hook_writes(session)
     await session.execute(delete(HookLibrary))
 
 
@@ -320,7 +323,7 @@ async def write_list_figures(
 ) -> None:
     """Replace the types' and categories' rows, and mark the lists built. Under the library's lock on
     PostgreSQL: two refreshes replacing them at once each deleted, then both inserted."""
-    await _hold_library(session)
+    await hold_hook_writes(session)
     await session.execute(delete(HookTypeStats))
     await session.execute(delete(HookCategoryStats))
     if types:

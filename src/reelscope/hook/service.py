@@ -106,6 +106,8 @@ class _Batch:
 
 
 async def _store_batch(session: AsyncSession, *, batch: _Batch, built: bool) -> None:
+    # one refresh's batch at a time: two refreshes scoring the same creators' hooks deadlocked
+    await repository.hold_hook_writes(session)
     await repository.upsert_hooks(session, batch.rows)
     await repository.set_scores(session, batch.scores)
     await repository.recount_usage(session, sorted(batch.keys))
