@@ -187,6 +187,14 @@ def read_path(url: str, catalog: Catalog, extra: dict[str, str], args: argparse.
     return out
 
 
+def _read_path_table(result: dict[str, Any]) -> list[str]:
+    rows = [
+        f"| {name} (`{r['path']}`) | {r['p50_ms']} | {r['p99_ms']} | {'yes' if r['met'] else 'no'} |"
+        for name, r in result["read_path"].items()
+    ]
+    return ["| operation | p50 ms | p99 ms | met |", "|---|---:|---:|---|", *rows, ""]
+
+
 def write_markdown(result: dict[str, Any]) -> None:
     m, one, two = result["machine"], result["throughput"]["one_api"], result["throughput"]["two_apis"]
     lines = [
@@ -217,14 +225,8 @@ def write_markdown(result: dict[str, Any]) -> None:
         "",
         f"## Read path, one request at a time (aim p99 < {AIM_P99_MS} ms)",
         "",
-        "| operation | p50 ms | p99 ms | met |",
-        "|---|---:|---:|---|",
+        *_read_path_table(result),
     ]
-    for name, r in result["read_path"].items():
-        lines.append(
-            f"| {name} (`{r['path']}`) | {r['p50_ms']} | {r['p99_ms']} | {'yes' if r['met'] else 'no'} |"
-        )
-    lines.append("")
     (RESULTS / "scale.md").write_text("\n".join(lines))
 
 
@@ -275,14 +277,8 @@ def write_read_path_markdown(result: dict[str, Any], path: Path) -> None:
         f"One request at a time on one connection, after 3 unmeasured (warm), {result['warm']} measured "
         f"(aim p99 < {AIM_P99_MS} ms).",
         "",
-        "| operation | p50 ms | p99 ms | met |",
-        "|---|---:|---:|---|",
+        *_read_path_table(result),
     ]
-    for name, r in result["read_path"].items():
-        lines.append(
-            f"| {name} (`{r['path']}`) | {r['p50_ms']} | {r['p99_ms']} | {'yes' if r['met'] else 'no'} |"
-        )
-    lines.append("")
     path.write_text("\n".join(lines))
 
 

@@ -115,6 +115,14 @@ async def catalog(runtime: Runtime, clock: ManualClock) -> None:
     await hook_service.refresh(runtime.db, now)
 
 
+async def unbuild_lists(runtime: Runtime) -> None:
+    """The hook lists gone and not marked built: a database from before them."""
+    async with runtime.db.transaction() as session:
+        for table in ("hook_library", "hook_type_stats", "hook_category_stats"):
+            await session.execute(text(f"DELETE FROM {table}"))
+        await session.execute(text("DELETE FROM read_versions WHERE name = 'hook.lists'"))
+
+
 def assert_charged(response: httpx.Response, usd: str, credits: int) -> None:
     assert response.status_code == 200, response.text
     assert response.headers["X-Cost"] == usd
@@ -613,10 +621,7 @@ class TestKeptLists:
         monkeypatch.setattr(hook_service, "LIBRARY_RANGE", range_rows)
         expected = (await get(client, team, "library", limit=100)).json()
         types = (await get(client, team, "types")).json()
-        async with runtime.db.transaction() as session:  # as after the migration that added them
-            for table in ("hook_library", "hook_type_stats", "hook_category_stats"):
-                await session.execute(text(f"DELETE FROM {table}"))
-            await session.execute(text("DELETE FROM read_versions WHERE name = 'hook.lists'"))
+        await unbuild_lists(runtime)  # as after the migration that added them
         assert (await get(client, team, "library")).json()["data"] == []
         await hook_service.refresh(runtime.db, clock.now())  # nothing new in the catalog
         assert (await get(client, team, "library", limit=100)).json() == expected
@@ -636,10 +641,7 @@ class TestKeptLists:
         no UNIQUE failure, and the library is the one a single build makes (issue 31's soak)."""
         monkeypatch.setattr(hook_service, "LIBRARY_RANGE", 1)
         expected = (await get(client, team, "library", limit=100)).json()
-        async with runtime.db.transaction() as session:
-            for table in ("hook_library", "hook_type_stats", "hook_category_stats"):
-                await session.execute(text(f"DELETE FROM {table}"))
-            await session.execute(text("DELETE FROM read_versions WHERE name = 'hook.lists'"))
+        await unbuild_lists(runtime)
         await asyncio.gather(*(hook_service.refresh(runtime.db, clock.now()) for _ in range(2)))
         assert (await get(client, team, "library", limit=100)).json() == expected
 
