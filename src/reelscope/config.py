@@ -36,6 +36,11 @@ class Settings(BaseSettings):
     team_max_in_flight: int | None = Field(default=None, ge=1)
     # a callback holding the event loop this long is logged with its route (kit/loop_watch.py); 0, off
     loop_held_warning_ms: int = Field(default=100, ge=0)
+    # the answers each process keeps between requests, in MB of rendered bodies (kit/caches.py)
+    read_cache_mb: int = Field(default=64, ge=1)
+    # every this many seconds, log where this process's memory grew since the first report (Python's
+    # tracemalloc, kit/memory_report.py; it slows the process by about a third); 0, off
+    memory_report_seconds: int = Field(default=0, ge=0)
     # Prometheus metrics (metrics/, ADR 0050): GET /metrics on the API (false: neither the route nor the
     # counting), the bearer token it asks for (unset: none), the directory every process of one host
     # records its values in (prometheus-client's multiprocess mode; unset: each process its own), and the

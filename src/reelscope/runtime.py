@@ -106,6 +106,7 @@ def build_runtime(settings: Settings, clock: Clock | None = None) -> Runtime:
             storage, ip_burst=settings.ip_burst, ip_refill_per_second=settings.ip_refill_per_second
         ),
         redis=redis,
+        caches=ReadCaches(max_bytes=settings.read_cache_mb * 1024 * 1024),
     )
     runtime.jobs = JobEngine(settings, runtime.clock)
     runtime.jobs.bind(runtime.db)

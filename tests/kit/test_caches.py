@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reelscope.kit.caches import ReadCaches
+from reelscope.kit.caches import OVERHEAD, UNSIZED, ReadCaches
 
 
 class TestReadCaches:
@@ -45,3 +45,44 @@ class TestReadCaches:
             "D",
         )
         assert caches.lookup("small", 1) == (True, "S")
+
+    def test_bytes_bound_what_is_kept_whatever_the_count(self) -> None:
+        # issue 31: bodies of several hundred KB under 8,192 entries grew a long life's memory by MB a minute
+        caches = ReadCaches(max_bytes=10 * (OVERHEAD + 1_000))
+        for n in range(25):
+            caches.keep(("body", n), 1, b"x" * 1_000)
+        assert caches.bytes <= caches.max_bytes
+        assert len(caches) == 10
+        assert caches.lookup(("body", 14), 1) == (False, None)  # the oldest left
+        assert caches.lookup(("body", 24), 1) == (True, b"x" * 1_000)
+
+    def test_a_value_of_stated_size_counts_that_size(self) -> None:
+        caches = ReadCaches(max_bytes=8 * 4_096)
+        caches.keep("model", 1, object(), nbytes=4_096)
+        assert caches.bytes == OVERHEAD + 4_096
+        caches.keep("query", 1, object())
+        assert caches.bytes == 2 * OVERHEAD + 4_096 + UNSIZED
+
+    def test_replacing_an_entry_counts_only_the_new_value(self) -> None:
+        caches = ReadCaches()
+        caches.keep("k", 1, b"a" * 500)
+        caches.keep("k", 2, b"b" * 100)
+        assert caches.bytes == OVERHEAD + 100
+        caches.clear()
+        assert caches.bytes == 0 and len(caches) == 0
+
+    def test_a_value_too_large_for_a_quarter_of_the_budget_is_not_kept(self) -> None:
+        caches = ReadCaches(max_bytes=40_000)
+        caches.keep("small", 1, b"s")
+        caches.keep("huge", 1, b"h" * 20_000)
+        assert caches.lookup("huge", 1) == (False, None)
+        assert caches.lookup("small", 1) == (True, b"s")  # nothing was pushed out for it
+
+    def test_an_at_most_kind_evicted_by_bytes_leaves_its_count_too(self) -> None:
+        caches = ReadCaches(max_bytes=3 * (OVERHEAD + 2_000))
+        caches.keep(("model", "a"), 1, b"a" * 2_000, at_most=2)
+        for n in range(3):
+            caches.keep(("body", n), 1, b"x" * 2_000)
+        assert caches.lookup(("model", "a"), 1) == (False, None)
+        caches.keep(("model", "b"), 1, b"b", at_most=1)
+        assert caches.lookup(("model", "b"), 1) == (True, b"b")  # "a" no longer counts against the kind

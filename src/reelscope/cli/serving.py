@@ -26,6 +26,13 @@ def _record_metrics_in(settings: Settings) -> None:
         metrics.use_directory(settings.metrics_dir)
 
 
+def _report_memory(settings: Settings) -> None:
+    """Where this process's memory grows, logged every ``REELSCOPE_MEMORY_REPORT_SECONDS`` when set."""
+    from reelscope.kit import memory_report
+
+    memory_report.start_if_set(settings.memory_report_seconds)
+
+
 @app.command()
 def migrate() -> None:
     """Upgrade the database schema to the latest version."""
@@ -102,6 +109,7 @@ def serve(
         settings.port = port
     log_file = settings.data_dir / "serve.log" if sys.stderr.isatty() and sys.stdout.isatty() else None
     configure_logging(settings.log_level, json=settings.log_json, file=log_file)
+    _report_memory(settings)
     created = _bootstrap_demo(settings)
     if replays_history(settings):
         collected_days = backfill_catalog(settings, days=settings.first_start_days)
@@ -145,6 +153,7 @@ def api(
     settings = load_settings()
     _record_metrics_in(settings)
     configure_logging(settings.log_level, json=settings.log_json)
+    _report_memory(settings)
     upgrade_to_head(settings.effective_database_url)
     uvicorn.run(
         create_app(settings),
@@ -177,6 +186,7 @@ def worker(
     settings = load_settings()
     _record_metrics_in(settings)
     configure_logging(settings.log_level, json=settings.log_json)
+    _report_memory(settings)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     upgrade_to_head(settings.effective_database_url)
     metrics_server = worker_port.serve(settings)

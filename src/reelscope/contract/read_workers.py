@@ -207,6 +207,7 @@ class _Worker:
     def __init__(self, settings: Settings) -> None:
         # imported here: the app imports the contract, which imports this module
         from reelscope.contract.route import ContractRoute
+        from reelscope.kit.caches import ReadCaches
         from reelscope.kit.db import create_database
         from reelscope.main import create_app
         from reelscope.rate_limit.service import RateLimiter
@@ -222,6 +223,7 @@ class _Worker:
             db=create_database(settings.effective_database_url, echo=settings.sql_echo),
             # never asked: the API process counts requests
             limiter=RateLimiter(MemoryStorage(), ip_burst=1, ip_refill_per_second=1.0),
+            caches=ReadCaches(max_bytes=settings.read_cache_mb * 1024 * 1024),
         )
         self.app: FastAPI = create_app(runtime=runtime)
         self.routes = {route.name: route for route in self.app.routes if isinstance(route, ContractRoute)}

@@ -148,7 +148,7 @@ async def _serialized(
         for item in orjson.loads(stored[1])
     ]
     fresh = _Serialized(items=items, stamps=sorted(at for at, _ in items))
-    caches.keep(("digest.items", scope), version, fresh)
+    caches.keep(("digest.items", scope), version, fresh, nbytes=sum(len(item) + 64 for _, item in items))
     return version, fresh
 
 

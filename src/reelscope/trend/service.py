@@ -111,8 +111,14 @@ async def _top_exemplars(
             missing.append(row)
     stored = await repository.exemplars_of(session, [row.id for row in missing])
     for row in missing:
-        fragment = orjson.Fragment(orjson.dumps(orjson.loads(stored.get(row.id, "[]"))[:top]))
-        caches.keep(("trend.exemplars", row.id, top), (row.last_seen_at, row.momentum_updated_at), fragment)
+        serialized = orjson.dumps(orjson.loads(stored.get(row.id, "[]"))[:top])
+        fragment = orjson.Fragment(serialized)
+        caches.keep(
+            ("trend.exemplars", row.id, top),
+            (row.last_seen_at, row.momentum_updated_at),
+            fragment,
+            nbytes=len(serialized),
+        )
         found[row.id] = fragment
     return found
 

@@ -1,0 +1,47 @@
+"""The memory report an operator turns on to find where a long life grows (kit/memory_report.py, issue 31)."""
+
+from __future__ import annotations
+
+import tracemalloc
+from collections.abc import Iterator
+
+import pytest
+from structlog.testing import capture_logs
+
+from reelscope.kit.memory_report import MemoryReport, start_if_set
+
+HELD: list[bytes] = []
+
+
+def _grow() -> None:
+    HELD.extend(bytes(4_096) + bytes([n % 256]) for n in range(500))  # ~2 MB held
+
+
+@pytest.fixture
+def tracing() -> Iterator[None]:
+    was_tracing = tracemalloc.is_tracing()
+    yield
+    HELD.clear()
+    if not was_tracing:
+        tracemalloc.stop()
+
+
+def test_the_lines_that_grew_since_the_first_report_are_named(tracing: None) -> None:
+    report = MemoryReport(3600)
+    tracemalloc.start(4)
+    with capture_logs() as logs:
+        assert report.report() == []  # the first report is the baseline
+        _grow()
+        grown = report.report()
+    assert grown, "the growth was not reported"
+    top = grown[0]
+    assert "test_memory_report.py" in str(top["where"])
+    assert float(str(top["grew_kb"])) > 1_500
+    assert [entry["event"] for entry in logs] == ["memory.report", "memory.report"]
+    assert logs[1]["traced_kb"] > logs[1]["first_traced_kb"]
+
+
+def test_off_unless_a_period_is_set() -> None:
+    assert start_if_set(0) is None
+    with pytest.raises(ValueError):
+        MemoryReport(0)
