@@ -334,6 +334,20 @@ def log_errors(logs: Path) -> dict[str, Any]:
     return dict(found.most_common())
 
 
+def memory_reports(logs: Path) -> dict[str, list[str]]:
+    """Each server log's ``memory.report`` lines (REELSCOPE_MEMORY_REPORT_SECONDS), the last three."""
+    found: dict[str, list[str]] = {}
+    for log in sorted(logs.glob("*.log")):
+        lines = [
+            re.sub(r"\x1b\[[0-9;]*m", "", line)
+            for line in log.read_text(errors="replace").splitlines()
+            if "memory.report" in line
+        ]
+        if lines:
+            found[log.stem] = lines[-3:]
+    return found
+
+
 def _zombie(pid: int) -> bool:
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
@@ -869,6 +883,10 @@ def rss_report(samples: list[dict[str, Any]]) -> list[dict[str, Any]]:
         minutes = (points[-1]["at"] - start) / 60
         tree = slope([((p["at"] - start) / 60, p["tree_kb"] / 1024) for p in warm])
         main = slope([((p["at"] - start) / 60, p["main_kb"] / 1024) for p in warm])
+        # caches fill early in a life: its second half tells a leak from filling
+        late = [p for p in warm if p["at"] - start >= (points[-1]["at"] - start) / 2]
+        late_main = slope([((p["at"] - start) / 60, p["main_kb"] / 1024) for p in late])
+        late_tree = slope([((p["at"] - start) / 60, p["tree_kb"] / 1024) for p in late])
         out.append(
             {
                 "process": name,
@@ -881,6 +899,10 @@ def rss_report(samples: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "max_mb": round(max(p["tree_kb"] for p in points) / 1024, 1),
                 "slope_mb_per_min_with_children": None if tree is None else round(tree, 3),
                 "slope_mb_per_min_main": None if main is None else round(main, 3),
+                "second_half_slope_mb_per_min_with_children": None
+                if late_tree is None
+                else round(late_tree, 3),
+                "second_half_slope_mb_per_min_main": None if late_main is None else round(late_main, 3),
             }
         )
     return out
@@ -1092,6 +1114,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             },
             "rss": rss_report(rss),
             "server_log_errors": log_errors(logs),
+            "memory_reports": memory_reports(logs),
             "logs": str(logs),
         }
     )
@@ -1176,14 +1199,16 @@ def _mode_markdown(mode: str, r: dict[str, Any]) -> list[str]:
         "RSS of the process and its children (MB), each life of each process; slope by least squares from "
         "60 s after its start:",
         "",
-        "| process | life | minutes | first | after 60 s | last | max | slope MB/min | without children |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| process | life | minutes | first | after 60 s | last | max | slope MB/min | without children "
+        "| second half | second half without children |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for x in r["rss"]:
         lines.append(
             f"| {x['process']} | {x['life']} | {x['minutes']} | {x['first_mb']} | {x['after_warmup_mb']} "
             f"| {x['last_mb']} | {x['max_mb']} | {x['slope_mb_per_min_with_children']} "
-            f"| {x['slope_mb_per_min_main']} |"
+            f"| {x['slope_mb_per_min_main']} | {x.get('second_half_slope_mb_per_min_with_children')} "
+            f"| {x.get('second_half_slope_mb_per_min_main')} |"
         )
     if r.get("notes"):
         lines += ["", r["notes"]]
