@@ -38,6 +38,11 @@ class Settings(BaseSettings):
     loop_held_warning_ms: int = Field(default=100, ge=0)
     # the answers each process keeps between requests, in MB of rendered bodies (kit/caches.py)
     read_cache_mb: int = Field(default=64, ge=1)
+    # freed memory given back to the system (kit/heap.py, ADR 0054; glibc only): at most this many malloc
+    # arenas (0: glibc's default of 8 per CPU; the MALLOC_ARENA_MAX variable wins), and malloc_trim every
+    # this many seconds (0: never)
+    malloc_arena_max: int = Field(default=2, ge=0)
+    malloc_trim_seconds: float = Field(default=30, ge=0)
     # every this many seconds, log where this process's memory grew since the first report (Python's
     # tracemalloc, kit/memory_report.py; it slows the process by about a third); 0, off
     memory_report_seconds: int = Field(default=0, ge=0)

@@ -27,9 +27,11 @@ def _record_metrics_in(settings: Settings) -> None:
 
 
 def _report_memory(settings: Settings) -> None:
-    """Where this process's memory grows, logged every ``REELSCOPE_MEMORY_REPORT_SECONDS`` when set."""
-    from reelscope.kit import memory_report
+    """Freed memory given back to the system (kit/heap.py), and where this process's memory grows,
+    logged every ``REELSCOPE_MEMORY_REPORT_SECONDS`` when set."""
+    from reelscope.kit import heap, memory_report
 
+    heap.start(settings.malloc_arena_max, settings.malloc_trim_seconds)
     memory_report.start_if_set(settings.memory_report_seconds)
 
 

@@ -284,6 +284,9 @@ def _start_worker(settings: Settings, logging: dict[str, Any], parent: int) -> N
     """A worker process's start (``ProcessPoolExecutor``'s initializer): it leaves with its API process,
     lower priority, logs as the API process logs, then the app."""
     global _worker
+    from reelscope.kit import heap
+
+    heap.start(settings.malloc_arena_max, settings.malloc_trim_seconds)
     _exit_with(parent)
     os.nice(NICENESS)
     if logging:
