@@ -126,3 +126,29 @@ Index(
     HookLibrary.text_key,
     HookLibrary.hook_type,
 )
+
+
+class HookText(Base):
+    """One distinct hook text (``text_key``) of hook search (§4.7: one row per text, ADR 0054): how many
+    hooks share it (``usage_count``) and its best hook (``best_seq``, ``best_rank``: the first of its
+    hooks in search's order, ``rank_score`` then ``seq``, both descending).
+
+    Search counts and pages texts here instead of walking every hook of a text: templated openings repeat
+    one text across thousands of videos. Kept in step with ``hooks`` by triggers on ``hooks`` in the
+    database itself (models/fulltext.py), so every change of a hook counts, a video's deletion cascading
+    to its hook included. ``seq`` is an integer key only so the SQLite full-text index
+    (``hook_texts_fts``) can point at rows by rowid."""
+
+    __tablename__ = "hook_texts"
+
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    text_key: Mapped[str] = mapped_column(Text, unique=True)
+    usage_count: Mapped[int] = mapped_column(Integer)
+    best_seq: Mapped[int] = mapped_column(Integer)
+    best_rank: Mapped[float] = mapped_column(Float)
+
+
+# search's order of texts: a common word's texts are met best first walking it
+Index("ix_hook_texts_best", HookText.best_rank.desc(), HookText.best_seq.desc())
+# made after hooks, dropped before it: its triggers are on hooks (models/fulltext.py)
+HookText.__table__.add_is_dependent_on(Hook.__table__)  # type: ignore[attr-defined]
