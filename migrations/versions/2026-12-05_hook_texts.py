@@ -36,12 +36,15 @@ def upgrade() -> None:
     )
     op.execute(fulltext.HOOK_TEXTS_FILL)  # before the index and triggers: one sorted pass, then the index
     best = [sa.column("best_rank").desc(), sa.column("best_seq").desc()]
-    op.create_index("ix_hook_texts_best", "hook_texts", best)
+    op.create_index("ix_hook_texts_best", "hook_texts", best, postgresql_include=["text_key", "usage_count"])
     dialect = op.get_bind().dialect.name
     for statement in fulltext.statements(dialect, table="hook_texts"):
         op.execute(statement)
     if dialect == "sqlite":
         op.execute("INSERT INTO hook_texts_fts(hook_texts_fts) VALUES ('rebuild')")
+    # statistics now, not at autovacuum's leisure: without them PostgreSQL walked the whole table for a
+    # rare word (300-480 ms a search at 1M hooks, against 5-10 ms once analyzed)
+    op.execute("ANALYZE hook_texts")
 
 
 def downgrade() -> None:

@@ -148,7 +148,14 @@ class HookText(Base):
     best_rank: Mapped[float] = mapped_column(Float)
 
 
-# search's order of texts: a common word's texts are met best first walking it
-Index("ix_hook_texts_best", HookText.best_rank.desc(), HookText.best_seq.desc())
+# search's order of texts: a common word's texts are met best first walking it; on PostgreSQL with the
+# words and count, so the walk tests each text by a regular expression without reading the table
+# (hook/repository._pg_text_match: 9 ms for 17,000 texts, against 18 ms testing the stored vectors)
+Index(
+    "ix_hook_texts_best",
+    HookText.best_rank.desc(),
+    HookText.best_seq.desc(),
+    postgresql_include=["text_key", "usage_count"],
+)
 # made after hooks, dropped before it: its triggers are on hooks (models/fulltext.py)
 HookText.__table__.add_is_dependent_on(Hook.__table__)  # type: ignore[attr-defined]
