@@ -739,7 +739,7 @@ def _row(db_name: str, rows: int, cache: str, read: str, figures: dict[str, Any]
     )
 
 
-def write_markdown(result: dict[str, Any], name: str = "hooks_search") -> None:
+def write_markdown(result: dict[str, Any], stem: str = "hooks_search") -> None:
     sections = [(name, section) for name in ("sqlite", "postgresql") if (section := result.get(name))]
     lines = [
         "# Hook and sound search, trending hooks, hook-type accuracy (issue 19)",
@@ -806,7 +806,7 @@ def write_markdown(result: dict[str, Any], name: str = "hooks_search") -> None:
         "cues of analysis/hooks.py were written knowing the sandbox's templates.",
         "",
     ]
-    (RESULTS / f"{name}.md").write_text("\n".join(lines))
+    (RESULTS / f"{stem}.md").write_text("\n".join(lines))
 
 
 async def main() -> None:
