@@ -11,6 +11,10 @@
   indexes each pair of adjacent words of ``text_key`` as one lexeme (the function ``hook_word_pairs``:
   "dont tu as besoin" -> ``dont_tu``, ``tu_as``, ``as_besoin``) so a phrase's rows are found in the
   index (ADR 0035). ``ix_sounds_search_order`` is sound search's order on both databases.
+* ``hook_texts`` (ADR 0054), what hook search reads: ``hook_texts_fts`` on SQLite (by ``hook_texts.seq``);
+  on PostgreSQL the stored vectors ``words`` and ``word_pairs`` (generated columns: a row's test reads
+  its vector, and the planner has their statistics) with GIN indexes. The triggers on ``hooks`` that
+  keep it, and ``HOOK_TEXTS_FILL`` for a load that went around them, are below.
 
 The statements run with ``create_all`` (DDL events below, as the test databases are built) and from the
 migration (``STATEMENTS``), so both ways give the same schema. Tokens: the ``unicode61`` tokenizer and

@@ -33,8 +33,8 @@ class Hook(Base):
         Index(
             "ix_hooks_visual_hook_type_rank", "visual_hook_type", "rank_score", "seq", "published_at", "views"
         ),
-        # a text's hooks best first: usage counts and library ranges by text, and search's one row per
-        # text (its best hook, hook/repository._best_of_its_words) in one seek
+        # a text's hooks best first: usage counts and library ranges by text, and a text's best hook in
+        # one seek (the triggers that keep hook_texts, models/fulltext.py)
         Index("ix_hooks_text_key_rank", "text_key", "rank_score", "seq"),
         Index("ix_hooks_creator_id", "creator_id"),
     )
