@@ -879,7 +879,7 @@ async def ensure_postgres(catalog: Catalog, dsn: str) -> dict[str, Any]:
     lite.close()
     loaded = time.perf_counter() - started
     await conn.execute("SET session_replication_role = DEFAULT")
-    for seq_table, column in (("hooks", "seq"), ("outbox_events", "sequence")):
+    for seq_table, column in (("hooks", "seq"), ("hook_texts", "seq"), ("outbox_events", "sequence")):
         if seq_table in tables:
             await conn.execute(
                 f"SELECT setval(pg_get_serial_sequence('{seq_table}', '{column}'),"

@@ -12,6 +12,7 @@ TEMPLATE``) and its catalog tables are multiplied in SQL, each video cloned ``fa
   the same creator, sound, caption, hashtags, language and region. Creators post ``factor`` times as
   much: the top one has tens of thousands of videos.
 - ``video_hashtags``: each clone keeps its original's hashtags.
+- ``hook_texts`` (search's distinct texts, ADR 0054): filled again from every hook.
 - ``hooks``: each clone's hook, its views the clone's (so ``hook.refresh`` finds nothing stale), and
   every hook's ``usage_count`` (videos sharing its text) multiplied by ``factor``: each text is now used
   ``factor`` times as often. So are the hook lists' counts (``hook_library.usage_count``, the types' and
@@ -35,6 +36,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import asyncpg
+
+from reelscope.models import fulltext
 
 GROWN_LABEL = "reelscope grown catalog x{factor} of: {base}"
 TABLES = ("videos", "video_hashtags", "hooks")
@@ -153,6 +156,10 @@ async def _grow(conn: asyncpg.Connection, factor: int, timings: dict[str, Any]) 
         f"INSERT INTO hooks ({', '.join(hooks)}) "
         f"SELECT {_select(hooks, overrides, 'h')} FROM hooks h CROSS JOIN {clones}"
     )
+    # no trigger ran for the clones (session_replication_role): search's texts again from every hook,
+    # their counts and best hooks (a clone ties its original's rank with a later seq: it is now the best)
+    await conn.execute("DELETE FROM hook_texts")
+    await conn.execute(fulltext.HOOK_TEXTS_FILL)
     # the hook lists count each text and type factor times as often (the clones share their scores, so
     # medians and hit rates stand); building them again in full from 10M hooks takes far longer here
     await conn.execute(f"UPDATE hook_library SET usage_count = usage_count * {factor}")

@@ -17,13 +17,18 @@
    Baselines in the same run: the same session doing ``SELECT 1``; hook search as a LIKE scan over the
    hooks' words and sound search as the LIKE scan it was before (a few runs each: they are slow).
    Every read runs cold (the corpus's files evicted from the OS page cache) and then warm (every file
-   read first), one pass each.
+   read first), one pass each. ``--repeats N``: templated repeats, as a grown catalog has them (each text
+   used by about N hooks: the texts of ``--rows / N`` hooks drawn again for every hook), a corpus and
+   results of its own (``hooks_search_r{N}.*``).
 Aims: search p99 < 100 ms, trending p99 < 50 ms at 1M rows, warm; accuracy >= 0.8.
 Writes benchmarks/results/hooks_search.json and .md.
-PostgreSQL's corpus goes in by COPY with the secondary indexes dropped (made again after); both corpora
+PostgreSQL's corpus goes in by COPY with the secondary indexes dropped (made again after) and without
+triggers, so ``hook_texts`` is filled from the hooks after it (ADR 0054; SQLite's triggers fill it as
+the hooks go in); both corpora
 are kept for the day (SQLite: the file; PostgreSQL: the database, by its comment) and brought to the
 current schema when reused.
 Run: .venv/bin/python benchmarks/hooks_search.py [--rows 1000000] [--pg-rows 1000000] [--queries 200]
+     [--repeats 10 --pg-dsn postgresql://postgres@127.0.0.1:5432/reelscope_bench_hooks_r10]
 """
 
 from __future__ import annotations
@@ -64,6 +69,7 @@ from reelscope.kit.errors import ServiceUnavailable
 from reelscope.kit.logging import configure_logging
 from reelscope.kit.migrate import upgrade_to_head
 from reelscope.kit.platforms import Platform
+from reelscope.models import fulltext
 from reelscope.sound import repository as sound_repository
 from reelscope.sound import service as sound_service
 from reelscope.sound.schemas import SearchQuery as SoundSearchQuery
@@ -218,8 +224,9 @@ def _stamp(seconds: np.ndarray) -> list[str]:
 class Corpus:
     """Rows of the generated corpus, chunk by chunk, the same for SQLite and PostgreSQL."""
 
-    def __init__(self, rows: int) -> None:
+    def __init__(self, rows: int, repeats: int = 1) -> None:
         self.rows = rows
+        self.repeats = repeats
         self.rng = np.random.default_rng(SEED)
         self.vocab = _vocab(self.rng, 20_000)
         weights = 1.0 / np.arange(1, len(self.vocab) + 1) ** 1.05
@@ -240,6 +247,28 @@ class Corpus:
     def words(self, n: int) -> list[str]:
         return [self.vocab[int(i)] for i in self.rng.choice(len(self.vocab), size=n, p=self.weights)]
 
+    def _repeated(self, picks: np.ndarray) -> tuple[list[int], list[str], list[str], list[bool]]:
+        """The template and words of the ``picks``-th hooks of a corpus without repeats (its own draw, so
+        the same pool of texts whatever the chunk)."""
+        if not hasattr(self, "_pool"):
+            pool = Corpus(max(1, self.rows // self.repeats))
+            rng = np.random.default_rng(SEED + 1)
+            size = pool.rows
+            self._pool = (
+                rng.integers(0, len(self.templates), size).tolist(),
+                pool.words(size),
+                pool.words(size),
+                (rng.random(size) < 0.4).tolist(),
+            )
+        template, kw_a, kw_b, two = self._pool
+        chosen = picks.tolist()
+        return (
+            [template[i] for i in chosen],
+            [kw_a[i] for i in chosen],
+            [kw_b[i] for i in chosen],
+            [two[i] for i in chosen],
+        )
+
     def chunks(self, now: datetime) -> Any:
         now_s = now.timestamp()
         for start in range(0, self.rows, CHUNK):
@@ -252,6 +281,10 @@ class Corpus:
             template = rng.integers(0, len(self.templates), n).tolist()
             kw_a, kw_b = self.words(n), self.words(n)
             two = (rng.random(n) < 0.4).tolist()
+            if self.repeats > 1:  # each hook's words those of one of the first rows / repeats hooks
+                template, kw_a, kw_b, two = self._repeated(
+                    rng.integers(0, max(1, self.rows // self.repeats), n)
+                )
             creator = rng.integers(0, len(self.creators), n).tolist()
             ratio = np.exp(rng.normal(0, 1, n)).tolist()
             median = (rng.pareto(1.5, n) * 1_000 + 20).tolist()
@@ -308,13 +341,13 @@ USAGE_SQL = (
 )
 
 
-def build_sqlite(path: Path, rows: int, now: datetime) -> dict[str, Any]:
+def build_sqlite(path: Path, rows: int, now: datetime, repeats: int = 1) -> dict[str, Any]:
     upgrade_to_head(f"sqlite+aiosqlite:///{path}")
     started = time.perf_counter()
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA synchronous=OFF")
     conn.execute("PRAGMA cache_size=-400000")
-    corpus = Corpus(rows)
+    corpus = Corpus(rows, repeats)
     conn.executemany(CREATOR_SQL.format(",".join("?" * 6)), corpus.creator_rows(now))
     for sounds, videos, hooks in corpus.chunks(now):
         conn.executemany(SOUND_SQL.format(",".join("?" * 13)), sounds)
@@ -331,7 +364,7 @@ def build_sqlite(path: Path, rows: int, now: datetime) -> dict[str, Any]:
     return {"rows": rows, "build_s": round(time.perf_counter() - started, 1)}
 
 
-PG_TABLES = ("creators", "sounds", "videos", "hooks")
+PG_TABLES = ("creators", "sounds", "videos", "hooks", "hook_texts")
 # a database's corpus, by name: a later run with the same one is reused (schema upgraded), as in SQLite
 PG_CORPUS = "reelscope-bench {name}"
 
@@ -363,13 +396,17 @@ def _records(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     return out
 
 
-async def build_postgres(dsn: str, rows: int, now: datetime) -> dict[str, Any]:
+def _corpus_name(rows: int, repeats: int, now: datetime) -> str:
+    return f"hooks-{rows}-{GENERATOR}{f'-r{repeats}' if repeats > 1 else ''}-{now:%Y%m%d}"
+
+
+async def build_postgres(dsn: str, rows: int, now: datetime, repeats: int = 1) -> dict[str, Any]:
     """The corpus in PostgreSQL by COPY: the schema by Alembic, then its secondary indexes dropped and
     foreign keys not checked (session_replication_role; the rows are consistent by construction) while
     the rows go in, the usage counts set, and the indexes made again from their own definitions.
     A database already holding this corpus (its comment) is reused after upgrading its schema."""
     url = dsn.replace("postgresql://", "postgresql+asyncpg://")
-    label = PG_CORPUS.format(name=f"hooks-{rows}-{GENERATOR}-{now:%Y%m%d}")
+    label = PG_CORPUS.format(name=_corpus_name(rows, repeats, now))
     name = dsn.rsplit("/", 1)[1]
     admin = await asyncpg.connect(dsn.rsplit("/", 1)[0] + "/postgres")
     found = await admin.fetchval(
@@ -398,7 +435,7 @@ async def build_postgres(dsn: str, rows: int, now: datetime) -> dict[str, Any]:
     for index in indexes:
         await conn.execute(f'DROP INDEX "{index["indexname"]}"')
     await conn.execute("SET session_replication_role = replica")
-    corpus = Corpus(rows)
+    corpus = Corpus(rows, repeats)
     await conn.copy_records_to_table(
         "creators", records=_records(corpus.creator_rows(now)), columns=_columns(CREATOR_SQL)
     )
@@ -410,6 +447,10 @@ async def build_postgres(dsn: str, rows: int, now: datetime) -> dict[str, Any]:
     loaded = time.perf_counter() - started
     await conn.execute("SET session_replication_role = DEFAULT")
     await conn.execute(USAGE_SQL)
+    # no trigger ran during the load: the texts from the hooks (absent from a tree before ADR 0054, which
+    # the same script measures as "before")
+    if getattr(fulltext, "HOOK_TEXTS_FILL", None) is not None:
+        await conn.execute(fulltext.HOOK_TEXTS_FILL)
     await conn.execute("SELECT setval(pg_get_serial_sequence('hooks', 'seq'), (SELECT max(seq) FROM hooks))")
     await conn.execute("SET maintenance_work_mem = '512MB'")
     for index in indexes:
@@ -698,7 +739,7 @@ def _row(db_name: str, rows: int, cache: str, read: str, figures: dict[str, Any]
     )
 
 
-def write_markdown(result: dict[str, Any]) -> None:
+def write_markdown(result: dict[str, Any], stem: str = "hooks_search") -> None:
     sections = [(name, section) for name in ("sqlite", "postgresql") if (section := result.get(name))]
     lines = [
         "# Hook and sound search, trending hooks, hook-type accuracy (issue 19)",
@@ -765,7 +806,7 @@ def write_markdown(result: dict[str, Any]) -> None:
         "cues of analysis/hooks.py were written knowing the sandbox's templates.",
         "",
     ]
-    (RESULTS / "hooks_search.md").write_text("\n".join(lines))
+    (RESULTS / f"{stem}.md").write_text("\n".join(lines))
 
 
 async def main() -> None:
@@ -774,6 +815,7 @@ async def main() -> None:
     parser.add_argument("--pg-rows", type=int, default=1_000_000)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--days", type=float, default=2)
+    parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--pg-dsn", default="postgresql://postgres@127.0.0.1:5432/reelscope_bench_hooks")
     args = parser.parse_args()
     configure_logging("warning")
@@ -784,38 +826,40 @@ async def main() -> None:
     print(json.dumps(result["accuracy"], indent=1), flush=True)
 
     BENCH_DIR.mkdir(parents=True, exist_ok=True)
-    path = BENCH_DIR / f"hooks-{args.rows}-{GENERATOR}-{now:%Y%m%d}.db"
+    path = BENCH_DIR / f"{_corpus_name(args.rows, args.repeats, now)}.db"
     corpus_info: dict[str, Any] = {"rows": args.rows, "cached": path.exists()}
     if not path.exists():
         partial = path.with_suffix(".partial")
         partial.unlink(missing_ok=True)
-        corpus_info.update(build_sqlite(partial, args.rows, now))
+        corpus_info.update(build_sqlite(partial, args.rows, now, args.repeats))
         partial.rename(path)
     else:
         corpus_info["migrated"] = upgrade_cached_sqlite(path)
     db = create_database(f"sqlite+aiosqlite:///{path}")
     files = [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
     try:
-        timings = await measure(db, Corpus(args.rows), args.queries, now, files)
+        timings = await measure(db, Corpus(args.rows, args.repeats), args.queries, now, files)
     finally:
         await db.dispose()
     result["sqlite"] = {"corpus": corpus_info, "timings": timings}
     print(json.dumps(result["sqlite"], indent=1), flush=True)
 
     if args.pg_rows:
-        pg_info = await build_postgres(args.pg_dsn, args.pg_rows, now)
+        pg_info = await build_postgres(args.pg_dsn, args.pg_rows, now, args.repeats)
         db = create_database(args.pg_dsn.replace("postgresql://", "postgresql+asyncpg://"))
         try:
             files = await _postgres_files(args.pg_dsn)
-            timings = await measure(db, Corpus(args.pg_rows), args.queries, now, files)
+            timings = await measure(db, Corpus(args.pg_rows, args.repeats), args.queries, now, files)
         finally:
             await db.dispose()
         result["postgresql"] = {"corpus": pg_info, "timings": timings}
         print(json.dumps(result["postgresql"], indent=1), flush=True)
 
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "hooks_search.json").write_text(json.dumps(result, indent=2) + "\n")
-    write_markdown(result)
+    name = "hooks_search" if args.repeats == 1 else f"hooks_search_r{args.repeats}"
+    result["repeats"] = args.repeats
+    (RESULTS / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
+    write_markdown(result, name)
 
 
 if __name__ == "__main__":

@@ -61,7 +61,8 @@ def upgrade() -> None:
             unique=False,
         )
     dialect = op.get_bind().dialect.name
-    for statement in fulltext.statements(dialect):
+    # the tables of this revision only: models/fulltext.py holds later tables' statements too
+    for statement in (s for table in ("hooks", "sounds") for s in fulltext.statements(dialect, table=table)):
         op.execute(statement)
     if dialect == "sqlite":  # index the sounds already there; hooks fill from the refresh job's backfill
         op.execute("INSERT INTO sounds_fts(sounds_fts) VALUES ('rebuild')")

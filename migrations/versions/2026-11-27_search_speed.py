@@ -29,7 +29,9 @@ def upgrade() -> None:
         unique=False,
     )
     if op.get_bind().dialect.name == "postgresql":
-        for statement in fulltext.statements("postgresql"):
+        # the tables of this revision only: models/fulltext.py holds later tables' statements too
+        made = [s for table in ("hooks", "sounds") for s in fulltext.statements("postgresql", table=table)]
+        for statement in made:
             if any(name in statement for name in _POSTGRESQL_NEW):
                 op.execute(statement)
 

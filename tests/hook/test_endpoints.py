@@ -464,7 +464,6 @@ class TestSearch:
             (vid("h5"), "similar"),  # below it: a negative score
         ]
 
-    @pytest.mark.parametrize("walk", [500, 1])
     async def test_videos_opening_with_the_same_words_are_one_row_on_every_page(
         self,
         client: httpx.AsyncClient,
@@ -472,14 +471,10 @@ class TestSearch:
         catalog: None,
         runtime: Runtime,
         clock: ManualClock,
-        walk: int,
-        monkeypatch: pytest.MonkeyPatch,
     ) -> None:
         """Issue 32 item 5: a search listed five identical rows, one per video opening with the same
         words. A row is a distinct hook (its words, ``usage_count`` the videos using them): the best
-        scored of them, in its tier, on one page only; the total counts rows, not videos (§4.7). With
-        ``walk`` 1 a tier is read two rows a step, so its copies span steps (hook/repository.py)."""
-        monkeypatch.setattr(hook_repository, "_WALK", walk)
+        scored of them, in its tier, on one page only; the total counts rows, not videos (§4.7)."""
         now = clock.now()
         copies = [
             Item(f"c{i}", 1 + i / 10, 500 + 100 * i, f"{text} #fitness", creator=COACH)

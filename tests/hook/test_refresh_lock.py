@@ -42,10 +42,16 @@ async def test_a_refresh_batch_waits_for_the_hook_writers_lock(
                 break
             await asyncio.sleep(0.05)
         assert waiting == 1 and not refreshing.done()
-        # it waits before writing anything: the hook it is to rewrite is not locked by it yet
+        # it waits before writing anything: the hook it is to rewrite is not locked by it yet, nor its
+        # text's row of hook_texts, which the triggers on hooks write in the same statements (ADR 0054)
         async with holder.transaction():
             locked = "SELECT seq FROM hooks WHERE video_id = $1 FOR UPDATE NOWAIT"
             assert await holder.fetchval(locked, video_id) is not None
+            text_row = (
+                "SELECT t.seq FROM hook_texts t JOIN hooks h ON h.text_key = t.text_key"
+                " WHERE h.video_id = $1 FOR UPDATE OF t NOWAIT"
+            )
+            assert await holder.fetchval(text_row, video_id) is not None
         await holder.execute("SELECT pg_advisory_unlock($1)", hook_repository._LIBRARY_LOCK)
         assert (await refreshing)["hooks"] == 1
     finally:

@@ -1,7 +1,8 @@
 """SQL of the hook family: the hooks table kept from the catalog's videos, its lists and its search.
 
-Search goes through the full-text indexes of models/fulltext.py: FTS5 on SQLite, a GIN index over
-``to_tsvector('simple', text_key)`` on PostgreSQL. Trending and search read at most ``TOP`` rows
+Search reads ``hook_texts`` (one row per distinct text, kept from the hooks by triggers; ADR 0054)
+through its full-text indexes of models/fulltext.py: FTS5 on SQLite, GIN indexes over stored word
+vectors on PostgreSQL. Trending and search read at most ``TOP`` rows
 (§8.3) and run under a time limit (``time_limit``).
 """
 
@@ -25,7 +26,6 @@ from sqlalchemy import (
     insert,
     literal,
     literal_column,
-    or_,
     select,
     text,
     true,
@@ -35,8 +35,16 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
-from reelscope.models import Hook, HookCategoryStats, HookLibrary, HookTypeStats, ReadVersion, Video
-from reelscope.models.fulltext import HOOK_PAIRS_TSVECTOR, HOOK_TSVECTOR, POSTGRESQL_SEARCH_SETTINGS
+from reelscope.models import (
+    Hook,
+    HookCategoryStats,
+    HookLibrary,
+    HookText,
+    HookTypeStats,
+    ReadVersion,
+    Video,
+)
+from reelscope.models.fulltext import POSTGRESQL_SEARCH_SETTINGS
 from reelscope.models.hooks import UNSCORED
 
 # §4.7, §8.3: trending and search serve the top 1,000 results
@@ -412,52 +420,6 @@ async def trending(
     return await _top_page(session, _conditions({**filters, "since": since}), limit, offset)
 
 
-def _full_text(
-    session: AsyncSession, words: Sequence[str], *, phrase: bool = False, in_rank_order: bool = False
-) -> ColumnElement[bool]:
-    """Hooks holding every one of ``words`` as a whole word (``phrase``: all of them in a row), through
-    the full-text index; words are letters and digits only, safe inside the query syntax.
-
-    ``in_rank_order``: test each row while walking the rank index instead of fetching every match
-    from the full-text index (SQLite: ``+seq`` keeps it from driving the query by the match list;
-    PostgreSQL: see ``_pg_full_text``): faster when the matches are many, as for a common word;
-    slower when they are few."""
-    if session.get_bind().dialect.name == "postgresql":
-        return _pg_full_text(words, phrase=phrase, in_rank_order=in_rank_order)
-    match = '"' + " ".join(words) + '"' if phrase else " ".join(f'"{w}"' for w in words)
-    # unique: a statement may hold two of these (the similar tier: all the words, not the phrase)
-    found = text("SELECT rowid FROM hooks_fts WHERE hooks_fts MATCH :match").bindparams(
-        bindparam("match", match, unique=True)
-    )
-    seq: ColumnElement[Any] = literal_column("+hooks.seq" if in_rank_order else "hooks.seq")
-    return seq.in_(found.columns(literal_column("rowid")))
-
-
-def _pg_full_text(words: Sequence[str], *, phrase: bool, in_rank_order: bool) -> ColumnElement[bool]:
-    """PostgreSQL (ADR 0035). Through the GIN indexes: the words by ``ix_hooks_fts``; a phrase of two or
-    more words by its adjacent pairs (``ix_hooks_fts_pairs``: exact for two words; with more, the rows
-    holding every pair are then checked for the phrase), since the index of words keeps no positions
-    and a phrase of common words would be checked in every row holding them.
-
-    ``in_rank_order``: a regular expression over ``text_key`` (words between spaces), which
-    ``ix_hooks_rank_text`` (rank order, ``text_key`` included) answers row by row without reading
-    the table; no full-text index serves it, so the planner walks the rank index."""
-    if in_rank_order:
-        if phrase:
-            return Hook.text_key.regexp_match(f"(^| ){' '.join(words)}( |$)")
-        return and_(*(Hook.text_key.regexp_match(f"(^| ){w}( |$)") for w in words))
-    vector: ColumnElement[Any] = literal_column(HOOK_TSVECTOR.replace("text_key", "hooks.text_key"))
-    simple: ColumnElement[Any] = literal_column("'simple'")
-    if not phrase or len(words) == 1:
-        return vector.op("@@")(func.plainto_tsquery(simple, " ".join(words)))
-    pairs: ColumnElement[Any] = literal_column(HOOK_PAIRS_TSVECTOR.replace("text_key", "hooks.text_key"))
-    query = " & ".join(f"'{a}_{b}'" for a, b in itertools.pairwise(words))
-    in_pairs = pairs.op("@@")(cast(bindparam("pairs", query, unique=True), postgresql.TSQUERY))
-    if len(words) == 2:
-        return in_pairs
-    return and_(in_pairs, vector.op("@@")(func.phraseto_tsquery(simple, " ".join(words))))
-
-
 async def _rows(
     session: AsyncSession, conditions: Sequence[ColumnElement[bool]], limit: int, offset: int
 ) -> Sequence[Any]:
@@ -478,30 +440,73 @@ async def _rows(
     return (await session.execute(stmt)).all()
 
 
+def _text_match(
+    session: AsyncSession, words: Sequence[str], *, phrase: bool = False, in_rank_order: bool = False
+) -> ColumnElement[bool]:
+    """Texts of ``hook_texts`` holding every one of ``words`` as a whole word (``phrase``: all of them in a
+    row), through its full-text index; words are letters and digits only, safe inside the query syntax.
+
+    ``in_rank_order``: test each text while walking ``ix_hook_texts_best`` instead of fetching every
+    match from the full-text index (SQLite: ``+seq`` keeps it from driving the query by the match list;
+    PostgreSQL: see ``_pg_text_match``): faster when the matches are many, as for a common word; slower
+    when they are few."""
+    if session.get_bind().dialect.name == "postgresql":
+        return _pg_text_match(words, phrase=phrase, in_rank_order=in_rank_order)
+    match = '"' + " ".join(words) + '"' if phrase else " ".join(f'"{w}"' for w in words)
+    # unique: a statement may hold two of these (the similar tier: all the words, not the phrase)
+    found = text("SELECT rowid FROM hook_texts_fts WHERE hook_texts_fts MATCH :match").bindparams(
+        bindparam("match", match, unique=True)
+    )
+    seq: ColumnElement[Any] = literal_column("+hook_texts.seq" if in_rank_order else "hook_texts.seq")
+    return seq.in_(found.columns(literal_column("rowid")))
+
+
+def _pg_text_match(words: Sequence[str], *, phrase: bool, in_rank_order: bool) -> ColumnElement[bool]:
+    """PostgreSQL (ADR 0035, 0054). Through the GIN indexes of the stored vectors: the words by
+    ``ix_hook_texts_fts``; a phrase of two or more words by its adjacent pairs
+    (``ix_hook_texts_fts_pairs``: exact for two words; with more, the texts holding every pair are then
+    checked for the phrase), since the index of words keeps no positions.
+
+    ``in_rank_order``: a regular expression over ``text_key`` (words between spaces), which no full-text
+    index serves, so the planner walks ``ix_hook_texts_best`` testing each text."""
+    if in_rank_order:
+        if phrase:
+            return HookText.text_key.regexp_match(f"(^| ){' '.join(words)}( |$)")
+        return and_(*(HookText.text_key.regexp_match(f"(^| ){w}( |$)") for w in words))
+    vector: ColumnElement[Any] = literal_column("hook_texts.words")
+    simple: ColumnElement[Any] = literal_column("'simple'")
+    if not phrase or len(words) == 1:
+        return vector.op("@@")(func.plainto_tsquery(simple, " ".join(words)))
+    pairs: ColumnElement[Any] = literal_column("hook_texts.word_pairs")
+    query = " & ".join(f"'{a}_{b}'" for a, b in itertools.pairwise(words))
+    in_pairs = pairs.op("@@")(cast(bindparam("pairs", query, unique=True), postgresql.TSQUERY))
+    if len(words) == 2:
+        return in_pairs
+    return and_(in_pairs, vector.op("@@")(func.phraseto_tsquery(simple, " ".join(words))))
+
+
 async def search(
     session: AsyncSession, key: str, words: Sequence[str], limit: int, offset: int
 ) -> tuple[Sequence[Any], list[int], int]:
-    """Distinct hooks holding every one of ``words`` (the query's words of 3+ characters), in tiers:
-    0 ``exact`` (the hook's words are the query's), 1 ``contains`` (all the query's words in a row: a
+    """Distinct hook texts holding every one of ``words`` (the query's words of 3+ characters), in tiers:
+    0 ``exact`` (the text is the query's words), 1 ``contains`` (all the query's words in a row: a
     full-text phrase), 2 ``similar`` (its words of 3+ characters anywhere); within a tier the best
     first. Videos opening with the same words are one row, their best hook (``usage_count`` says how
     many there are): five videos with one hook are not five results (issue 32 item 5). The rows of the
-    page, the tier of each, and how many of the top ``TOP`` there are.
+    page, the tier of each, and how many of the top ``TOP`` there are (§4.7, §8.3).
 
-    Each tier is counted (up to ``TOP``) and read on its own, in rank order. A tier depends on a hook's
-    words alone, so all the hooks of one text are in the same tier, and walking a tier in rank order
-    meets each text first at its best hook: a tier's rows are its distinct ``text_key``s (counted with
-    ``DISTINCT``), and a page is read by walking the tier's matches and keeping each text's first.
-    (A correlated "is the best of its text" test per row cost 2.5x the search's time at 1M hooks.)"""
+    Everything is read from ``hook_texts`` (ADR 0054), one row per text with its best hook, never from
+    the hooks a text repeats: each tier is counted up to ``TOP`` texts, and a page is the tier's texts
+    in their best hooks' order, joined to those hooks and their videos."""
     everything = key.split(" ")
 
     def tier_conditions(tier: int, in_rank_order: bool) -> list[ColumnElement[bool]]:
         if tier == 0:
-            return [Hook.text_key == key]
-        in_row = _full_text(session, everything, phrase=True, in_rank_order=in_rank_order)
+            return [HookText.text_key == key]
+        in_row = _text_match(session, everything, phrase=True, in_rank_order=in_rank_order)
         if tier == 1:
-            return [in_row, Hook.text_key != key]
-        return [_full_text(session, words, in_rank_order=in_rank_order), ~in_row]
+            return [in_row, HookText.text_key != key]
+        return [_text_match(session, words, in_rank_order=in_rank_order), ~in_row]
 
     found: list[Any] = []
     kinds: list[int] = []
@@ -510,17 +515,15 @@ async def search(
     for tier in range(3):
         if total >= TOP:
             break
-        conditions = tier_conditions(tier, in_rank_order=False)
         # counted up to TOP whatever is left of it: a tier of TOP or more texts (a common word) is read
-        # by walking the rank index (see _full_text); a smaller one by fetching its rows and sorting
-        texts = select(Hook.text_key).where(*conditions).distinct().limit(TOP).subquery()
+        # by walking the best order (see _text_match); a smaller one by fetching its texts and sorting
+        texts = select(HookText.seq).where(*tier_conditions(tier, in_rank_order=False)).limit(TOP).subquery()
         matched = int((await session.execute(select(func.count()).select_from(texts))).scalar_one())
         count = min(matched, TOP - total)
         total += count
         if wanted and start < count:
             conditions = tier_conditions(tier, in_rank_order=tier > 0 and matched >= TOP)
-            seqs = await _first_of_each_text(session, conditions, start + min(wanted, count - start))
-            rows = await _rows_by_seq(session, seqs[start:])
+            rows = await _best_hooks(session, conditions, min(wanted, count - start), start)
             found.extend(rows)
             kinds.extend([tier] * len(rows))
             wanted -= len(rows)
@@ -530,45 +533,26 @@ async def search(
     return found, kinds, total
 
 
-# rows read per step while walking a tier for its texts' best hooks
-_WALK = 500
-
-
-async def _first_of_each_text(
-    session: AsyncSession, conditions: Sequence[ColumnElement[bool]], wanted: int
-) -> list[int]:
-    """The ``seq`` of the best hook (``_BEST`` order) of each of the first ``wanted`` texts of a tier, in
-    that order: the tier's hooks walked in rank order, a text kept where it is first met. Each step
-    goes on after the last row read (rank, then seq: both descending), not from the top again."""
-    seen: set[str] = set()
-    seqs: list[int] = []
-    step = max(_WALK, 2 * wanted)
-    after: tuple[float, int] | None = None
-    while len(seqs) < wanted:
-        stmt = select(Hook.seq, Hook.text_key, Hook.rank_score).where(*conditions)
-        if after is not None:
-            last_rank, last_seq = after
-            stmt = stmt.where(
-                or_(Hook.rank_score < last_rank, and_(Hook.rank_score == last_rank, Hook.seq < last_seq))
-            )
-        batch = (await session.execute(stmt.order_by(*_BEST).limit(step))).all()
-        for seq, text_key, _ in batch:
-            if text_key not in seen:
-                seen.add(text_key)
-                seqs.append(seq)
-                if len(seqs) == wanted:
-                    break
-        if len(batch) < step:
-            break
-        after = (batch[-1].rank_score, batch[-1].seq)
-    return seqs
-
-
-async def _rows_by_seq(session: AsyncSession, seqs: Sequence[int]) -> Sequence[Any]:
-    """The listed hooks with their videos, in rank order (``seqs`` are in it)."""
-    if not seqs:
-        return []
-    stmt = select(*_OUT).join(Video, Video.id == Hook.video_id).where(Hook.seq.in_(seqs)).order_by(*_BEST)
+async def _best_hooks(
+    session: AsyncSession, conditions: Sequence[ColumnElement[bool]], limit: int, offset: int
+) -> Sequence[Any]:
+    """A page of the texts meeting ``conditions``, in their best hooks' order (``_BEST``): each text's
+    best hook with its video, and the text's ``usage_count``."""
+    page = (
+        select(HookText.best_seq, HookText.usage_count)
+        .where(*conditions)
+        .order_by(HookText.best_rank.desc(), HookText.best_seq.desc())
+        .limit(limit)
+        .offset(offset)
+        .subquery("page")
+    )
+    columns = [c if c is not Hook.usage_count else page.c.usage_count for c in _OUT]
+    stmt = (
+        select(*columns)
+        .join(page, page.c.best_seq == Hook.seq)
+        .join(Video, Video.id == Hook.video_id)
+        .order_by(*_BEST)
+    )
     return (await session.execute(stmt)).all()
 
 

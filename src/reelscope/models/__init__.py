@@ -40,6 +40,7 @@ from reelscope.models.events import OutboxEvent as OutboxEvent
 from reelscope.models.hooks import Hook as Hook
 from reelscope.models.hooks import HookCategoryStats as HookCategoryStats
 from reelscope.models.hooks import HookLibrary as HookLibrary
+from reelscope.models.hooks import HookText as HookText
 from reelscope.models.hooks import HookTypeStats as HookTypeStats
 from reelscope.models.idempotency import IdempotencyRecord as IdempotencyRecord
 from reelscope.models.jobs import Job as Job

@@ -11,6 +11,10 @@
   indexes each pair of adjacent words of ``text_key`` as one lexeme (the function ``hook_word_pairs``:
   "dont tu as besoin" -> ``dont_tu``, ``tu_as``, ``as_besoin``) so a phrase's rows are found in the
   index (ADR 0035). ``ix_sounds_search_order`` is sound search's order on both databases.
+* ``hook_texts`` (ADR 0054), what hook search reads: ``hook_texts_fts`` on SQLite (by ``hook_texts.seq``);
+  on PostgreSQL the stored vectors ``words`` and ``word_pairs`` (generated columns: a row's test reads
+  its vector, and the planner has their statistics) with GIN indexes. The triggers on ``hooks`` that
+  keep it, and ``HOOK_TEXTS_FILL`` for a load that went around them, are below.
 
 The statements run with ``create_all`` (DDL events below, as the test databases are built) and from the
 migration (``STATEMENTS``), so both ways give the same schema. Tokens: the ``unicode61`` tokenizer and
@@ -23,7 +27,7 @@ from __future__ import annotations
 from sqlalchemy import DDL, Table, event
 
 from reelscope.models.catalog import Sound
-from reelscope.models.hooks import Hook
+from reelscope.models.hooks import Hook, HookText
 
 HOOK_TSVECTOR = "to_tsvector('simple', text_key)"
 _SOUND_TEXT = (
@@ -53,6 +57,79 @@ SOUND_FIELDS = f"lower({_SOUND_TEXT})"
 POSTGRESQL_SEARCH_SETTINGS = {"plan_cache_mode": "force_custom_plan", "max_parallel_workers_per_gather": "0"}
 _TOKENIZE = 'tokenize = "unicode61 remove_diacritics 0"'
 
+# --- hook_texts kept from hooks (ADR 0054) ---------------------------------------------------------------
+# Each change of a hook moves its text's row of hook_texts, in the statement that changes the hook: a hook
+# joining a text counts one more and is its best if it ranks above the best; one leaving it (deleted, its
+# video deleted, or moved to other words) counts one less, the row going at none, and if it was the best
+# the best is found again (one seek of ix_hooks_text_key_rank); one whose rank moved is the best if it now
+# ranks above it, and if it was the best the best is found again. Search's order: rank_score, then seq,
+# both descending (hook/repository._BEST). The same statements serve SQLite's triggers and PostgreSQL's
+# trigger function ({row}: new or old). On PostgreSQL a row trigger of a statement changing many hooks
+# runs after all of them, so a text whose hooks all went has no best to find until its count reaches 0.
+_BEST_OF = (
+    "(SELECT seq, rank_score FROM hooks WHERE text_key = {row}.text_key ORDER BY rank_score DESC, seq DESC "
+    "LIMIT 1)"
+)
+_JOIN = (
+    "INSERT INTO hook_texts (text_key, usage_count, best_seq, best_rank) "
+    "VALUES (new.text_key, 1, new.seq, new.rank_score) ON CONFLICT (text_key) DO UPDATE SET "
+    "usage_count = hook_texts.usage_count + 1, "
+    "best_seq = CASE WHEN {better} THEN excluded.best_seq ELSE hook_texts.best_seq END, "
+    "best_rank = CASE WHEN {better} THEN excluded.best_rank ELSE hook_texts.best_rank END"
+).format(better="(excluded.best_rank, excluded.best_seq) > (hook_texts.best_rank, hook_texts.best_seq)")
+_LEAVE = (
+    "UPDATE hook_texts SET usage_count = usage_count - 1 WHERE text_key = old.text_key",
+    "DELETE FROM hook_texts WHERE text_key = old.text_key AND usage_count <= 0",
+    "UPDATE hook_texts SET (best_seq, best_rank) = " + _BEST_OF.format(row="old") + " "
+    "WHERE text_key = old.text_key AND best_seq = old.seq "
+    "AND EXISTS (SELECT 1 FROM hooks WHERE text_key = old.text_key)",
+)
+_RERANK = (
+    "UPDATE hook_texts SET (best_seq, best_rank) = " + _BEST_OF.format(row="new") + " "
+    "WHERE text_key = new.text_key "
+    "AND (best_seq = new.seq OR (new.rank_score, new.seq) > (best_rank, best_seq))"
+)
+_MOVED = "old.text_key IS NOT new.text_key"
+_RERANKED = "old.text_key IS new.text_key AND old.rank_score IS NOT new.rank_score"
+
+
+def _sqlite_trigger(name: str, event: str, statements: tuple[str, ...], when: str | None = None) -> str:
+    condition = f" WHEN {when}" if when else ""
+    body = "".join(f"{statement}; " for statement in statements)
+    return f"CREATE TRIGGER IF NOT EXISTS {name} AFTER {event} ON hooks{condition} BEGIN {body}END"
+
+
+HOOK_TEXTS_SQLITE_TRIGGERS = (
+    _sqlite_trigger("hook_texts_join", "INSERT", (_JOIN,)),
+    _sqlite_trigger("hook_texts_leave", "DELETE", _LEAVE),
+    _sqlite_trigger("hook_texts_move", "UPDATE OF text_key", (*_LEAVE, _JOIN), when=_MOVED),
+    _sqlite_trigger("hook_texts_rerank", "UPDATE OF rank_score", (_RERANK,), when=_RERANKED),
+)
+
+
+def _plpgsql(statements: tuple[str, ...]) -> str:
+    return "".join(f"{statement}; " for statement in statements)
+
+
+HOOK_TEXTS_POSTGRESQL_FUNCTION = (
+    "CREATE OR REPLACE FUNCTION hook_texts_keep() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    f"IF TG_OP = 'DELETE' OR (TG_OP = 'UPDATE' AND {_MOVED.replace(' IS NOT ', ' IS DISTINCT FROM ')}) "
+    f"THEN {_plpgsql(_LEAVE)}END IF; "
+    f"IF TG_OP = 'INSERT' OR (TG_OP = 'UPDATE' AND {_MOVED.replace(' IS NOT ', ' IS DISTINCT FROM ')}) "
+    f"THEN {_JOIN}; END IF; "
+    "IF TG_OP = 'UPDATE' AND old.text_key = new.text_key "
+    f"AND old.rank_score IS DISTINCT FROM new.rank_score THEN {_RERANK}; END IF; "
+    "RETURN NULL; END $$"
+)
+# every text's row from the hooks (the migration, and a bulk load that went around the triggers)
+HOOK_TEXTS_FILL = (
+    "INSERT INTO hook_texts (text_key, usage_count, best_seq, best_rank) "
+    "SELECT text_key, n, seq, rank_score FROM (SELECT text_key, seq, rank_score, "
+    "count(*) OVER (PARTITION BY text_key) AS n, "
+    "row_number() OVER (PARTITION BY text_key ORDER BY rank_score DESC, seq DESC) AS r FROM hooks) AS ranked "
+    "WHERE r = 1"
+)
+
 _SOUND_COLUMNS = "title, owner_handle, owner_nickname"
 _SOUND_NEW = "new.rowid, new.title, new.owner_handle, new.owner_nickname"
 _SOUND_OLD = "'delete', old.rowid, old.title, old.owner_handle, old.owner_nickname"
@@ -69,6 +146,16 @@ SQLITE_CREATE: dict[str, tuple[str, ...]] = {
         "WHEN old.text_key IS NOT new.text_key BEGIN "
         "INSERT INTO hooks_fts(hooks_fts, rowid, text_key) VALUES ('delete', old.seq, old.text_key); "
         "INSERT INTO hooks_fts(rowid, text_key) VALUES (new.seq, new.text_key); END",
+    ),
+    "hook_texts": (
+        f"CREATE VIRTUAL TABLE IF NOT EXISTS hook_texts_fts USING fts5(text_key, content='hook_texts', "
+        f"content_rowid='seq', {_TOKENIZE})",
+        "CREATE TRIGGER IF NOT EXISTS hook_texts_fts_insert AFTER INSERT ON hook_texts BEGIN "
+        "INSERT INTO hook_texts_fts(rowid, text_key) VALUES (new.seq, new.text_key); END",
+        "CREATE TRIGGER IF NOT EXISTS hook_texts_fts_delete AFTER DELETE ON hook_texts BEGIN "
+        "INSERT INTO hook_texts_fts(hook_texts_fts, rowid, text_key) "
+        "VALUES ('delete', old.seq, old.text_key); END",
+        *HOOK_TEXTS_SQLITE_TRIGGERS,
     ),
     "sounds": (
         # search's order (usage descending, NULLs last as SQLite sorts them, then id): a common word's
@@ -89,6 +176,7 @@ SQLITE_CREATE: dict[str, tuple[str, ...]] = {
 }
 SQLITE_DROP: dict[str, tuple[str, ...]] = {
     "hooks": ("DROP TABLE IF EXISTS hooks_fts",),
+    "hook_texts": ("DROP TABLE IF EXISTS hook_texts_fts",),
     "sounds": ("DROP TABLE IF EXISTS sounds_fts",),
 }
 POSTGRESQL_CREATE: dict[str, tuple[str, ...]] = {
@@ -100,6 +188,18 @@ POSTGRESQL_CREATE: dict[str, tuple[str, ...]] = {
         # tested by a regular expression on text_key, without reading the table (hook/repository.py)
         "CREATE INDEX IF NOT EXISTS ix_hooks_rank_text ON hooks (rank_score, seq) INCLUDE (text_key)",
     ),
+    "hook_texts": (
+        HOOK_PAIRS_FUNCTION,  # the column below needs it, whichever table is made first
+        f"ALTER TABLE hook_texts ADD COLUMN IF NOT EXISTS words tsvector GENERATED ALWAYS AS "
+        f"({HOOK_TSVECTOR}) STORED",
+        f"ALTER TABLE hook_texts ADD COLUMN IF NOT EXISTS word_pairs tsvector GENERATED ALWAYS AS "
+        f"({HOOK_PAIRS_TSVECTOR}) STORED",
+        "CREATE INDEX IF NOT EXISTS ix_hook_texts_fts ON hook_texts USING gin (words)",
+        "CREATE INDEX IF NOT EXISTS ix_hook_texts_fts_pairs ON hook_texts USING gin (word_pairs)",
+        HOOK_TEXTS_POSTGRESQL_FUNCTION,
+        "CREATE OR REPLACE TRIGGER hook_texts_keep AFTER INSERT OR DELETE OR UPDATE OF text_key, rank_score "
+        "ON hooks FOR EACH ROW EXECUTE FUNCTION hook_texts_keep()",
+    ),
     "sounds": (
         f"CREATE INDEX IF NOT EXISTS ix_sounds_fts ON sounds USING gin ({SOUND_TSVECTOR})",
         # the SQLite index's order, NULLs last (PostgreSQL puts them first in DESC unless told)
@@ -109,7 +209,12 @@ POSTGRESQL_CREATE: dict[str, tuple[str, ...]] = {
 # names that are the full-text indexes' own: schema comparisons skip them (tests/test_migrations.py)
 NAMES = frozenset(
     {"ix_hooks_fts", "ix_hooks_fts_pairs", "ix_hooks_rank_text", "ix_sounds_fts", "ix_sounds_search_order"}
-    | {f"{t}_fts{s}" for t in ("hooks", "sounds") for s in ("", "_data", "_idx", "_docsize", "_config")}
+    | {"ix_hook_texts_fts", "ix_hook_texts_fts_pairs", "words", "word_pairs"}
+    | {
+        f"{t}_fts{s}"
+        for t in ("hooks", "hook_texts", "sounds")
+        for s in ("", "_data", "_idx", "_docsize", "_config")
+    }
 )
 
 
@@ -134,4 +239,5 @@ def _attach(table: Table) -> None:
 
 
 _attach(Hook.__table__)  # type: ignore[arg-type]
+_attach(HookText.__table__)  # type: ignore[arg-type]
 _attach(Sound.__table__)  # type: ignore[arg-type]
