@@ -12,7 +12,7 @@ TEMPLATE``) and its catalog tables are multiplied in SQL, each video cloned ``fa
   the same creator, sound, caption, hashtags, language and region. Creators post ``factor`` times as
   much: the top one has tens of thousands of videos.
 - ``video_hashtags``: each clone keeps its original's hashtags.
-- ``hook_texts`` (search's distinct texts, ADR 0054): filled again from every hook.
+- ``hook_texts`` (search's distinct texts, ADR 0055): filled again from every hook.
 - ``hooks``: each clone's hook, its views the clone's (so ``hook.refresh`` finds nothing stale), and
   every hook's ``usage_count`` (videos sharing its text) multiplied by ``factor``: each text is now used
   ``factor`` times as often. So are the hook lists' counts (``hook_library.usage_count``, the types' and

@@ -23,7 +23,7 @@
 Aims: search p99 < 100 ms, trending p99 < 50 ms at 1M rows, warm; accuracy >= 0.8.
 Writes benchmarks/results/hooks_search.json and .md.
 PostgreSQL's corpus goes in by COPY with the secondary indexes dropped (made again after) and without
-triggers, so ``hook_texts`` is filled from the hooks after it (ADR 0054; SQLite's triggers fill it as
+triggers, so ``hook_texts`` is filled from the hooks after it (ADR 0055; SQLite's triggers fill it as
 the hooks go in); both corpora
 are kept for the day (SQLite: the file; PostgreSQL: the database, by its comment) and brought to the
 current schema when reused.
@@ -447,7 +447,7 @@ async def build_postgres(dsn: str, rows: int, now: datetime, repeats: int = 1) -
     loaded = time.perf_counter() - started
     await conn.execute("SET session_replication_role = DEFAULT")
     await conn.execute(USAGE_SQL)
-    # no trigger ran during the load: the texts from the hooks (absent from a tree before ADR 0054, which
+    # no trigger ran during the load: the texts from the hooks (absent from a tree before ADR 0055, which
     # the same script measures as "before")
     if getattr(fulltext, "HOOK_TEXTS_FILL", None) is not None:
         await conn.execute(fulltext.HOOK_TEXTS_FILL)

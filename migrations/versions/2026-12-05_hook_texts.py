@@ -1,5 +1,5 @@
 """hook_texts: one row per distinct hook text with its usage count and best hook, its own full-text
-index, kept from hooks by triggers; search reads it (issue 33 item 4, ADR 0054)
+index, kept from hooks by triggers; search reads it (issue 33 item 4, ADR 0055)
 
 Filled from the hooks already there (one pass over them, grouped by text), then its full-text index made
 (SQLite: the FTS5 table rebuilt from the rows; PostgreSQL: the stored word vectors and their GIN indexes)

@@ -1,4 +1,4 @@
-"""``hook_texts`` (ADR 0054) is the hooks grouped by text, whatever changes the hooks: a refresh that
+"""``hook_texts`` (ADR 0055) is the hooks grouped by text, whatever changes the hooks: a refresh that
 rescores them, a hook moved to other words, a video deleted with its hook, and the migration that
 fills it from hooks already there; and search, which reads it, lists what the hooks hold. On SQLite
 and PostgreSQL (the catalog of tests/hook/test_endpoints.py)."""

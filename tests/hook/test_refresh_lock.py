@@ -43,7 +43,7 @@ async def test_a_refresh_batch_waits_for_the_hook_writers_lock(
             await asyncio.sleep(0.05)
         assert waiting == 1 and not refreshing.done()
         # it waits before writing anything: the hook it is to rewrite is not locked by it yet, nor its
-        # text's row of hook_texts, which the triggers on hooks write in the same statements (ADR 0054)
+        # text's row of hook_texts, which the triggers on hooks write in the same statements (ADR 0055)
         async with holder.transaction():
             locked = "SELECT seq FROM hooks WHERE video_id = $1 FOR UPDATE NOWAIT"
             assert await holder.fetchval(locked, video_id) is not None

@@ -1,6 +1,6 @@
 """SQL of the hook family: the hooks table kept from the catalog's videos, its lists and its search.
 
-Search reads ``hook_texts`` (one row per distinct text, kept from the hooks by triggers; ADR 0054)
+Search reads ``hook_texts`` (one row per distinct text, kept from the hooks by triggers; ADR 0055)
 through its full-text indexes of models/fulltext.py: FTS5 on SQLite, GIN indexes over stored word
 vectors on PostgreSQL. Trending and search read at most ``TOP`` rows
 (§8.3) and run under a time limit (``time_limit``).
@@ -462,7 +462,7 @@ def _text_match(
 
 
 def _pg_text_match(words: Sequence[str], *, phrase: bool, in_rank_order: bool) -> ColumnElement[bool]:
-    """PostgreSQL (ADR 0035, 0054). Through the GIN indexes of the stored vectors: the words by
+    """PostgreSQL (ADR 0035, 0055). Through the GIN indexes of the stored vectors: the words by
     ``ix_hook_texts_fts``; a phrase of two or more words by its adjacent pairs
     (``ix_hook_texts_fts_pairs``: exact for two words; with more, the texts holding every pair are then
     checked for the phrase), since the index of words keeps no positions.
@@ -495,7 +495,7 @@ async def search(
     many there are): five videos with one hook are not five results (issue 32 item 5). The rows of the
     page, the tier of each, and how many of the top ``TOP`` there are (§4.7, §8.3).
 
-    Everything is read from ``hook_texts`` (ADR 0054), one row per text with its best hook, never from
+    Everything is read from ``hook_texts`` (ADR 0055), one row per text with its best hook, never from
     the hooks a text repeats: each tier is counted up to ``TOP`` texts, and a page is the tier's texts
     in their best hooks' order, joined to those hooks and their videos."""
     everything = key.split(" ")

@@ -7,7 +7,7 @@ scores, of those videos, and the ``usage_count`` of the texts touched. The same 
 lists read (ADR 0038): the library's rows of every text it touched (``hook_library``), and, when it
 changed anything, the types' and categories' figures; so those lists lag the catalog by at most one
 refresh. It runs after every catalog change (hook/tasks.py) and every 10 minutes. Search's table of
-distinct texts (``hook_texts``) never lags: triggers on ``hooks`` keep it (ADR 0054).
+distinct texts (``hook_texts``) never lags: triggers on ``hooks`` keep it (ADR 0055).
 
 * ``usage_count``: catalog videos whose hook has the same words (analysis/hooks.normalize).
 * ``weighted_score``: ln(views / creator median) x ln(creator median) of the video (null when the
@@ -109,7 +109,7 @@ class _Batch:
 async def _store_batch(session: AsyncSession, *, batch: _Batch, built: bool) -> None:
     # one refresh's batch at a time: two refreshes scoring the same creators' hooks deadlocked
     await repository.hold_hook_writes(session)
-    # search's hook_texts follows the hooks in these same statements (triggers on hooks, ADR 0054), so
+    # search's hook_texts follows the hooks in these same statements (triggers on hooks, ADR 0055), so
     # it is written under the same lock and retried with the batch
     await repository.upsert_hooks(session, batch.rows)
     await repository.set_scores(session, batch.scores)

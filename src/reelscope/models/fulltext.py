@@ -11,7 +11,7 @@
   indexes each pair of adjacent words of ``text_key`` as one lexeme (the function ``hook_word_pairs``:
   "dont tu as besoin" -> ``dont_tu``, ``tu_as``, ``as_besoin``) so a phrase's rows are found in the
   index (ADR 0035). ``ix_sounds_search_order`` is sound search's order on both databases.
-* ``hook_texts`` (ADR 0054), what hook search reads: ``hook_texts_fts`` on SQLite (by ``hook_texts.seq``);
+* ``hook_texts`` (ADR 0055), what hook search reads: ``hook_texts_fts`` on SQLite (by ``hook_texts.seq``);
   on PostgreSQL the stored vectors ``words`` and ``word_pairs`` (generated columns: a row's test reads
   its vector, and the planner has their statistics) with GIN indexes. The triggers on ``hooks`` that
   keep it, and ``HOOK_TEXTS_FILL`` for a load that went around them, are below.
@@ -57,7 +57,7 @@ SOUND_FIELDS = f"lower({_SOUND_TEXT})"
 POSTGRESQL_SEARCH_SETTINGS = {"plan_cache_mode": "force_custom_plan", "max_parallel_workers_per_gather": "0"}
 _TOKENIZE = 'tokenize = "unicode61 remove_diacritics 0"'
 
-# --- hook_texts kept from hooks (ADR 0054) ---------------------------------------------------------------
+# --- hook_texts kept from hooks (ADR 0055) ---------------------------------------------------------------
 # Each change of a hook moves its text's row of hook_texts, in the statement that changes the hook: a hook
 # joining a text counts one more and is its best if it ranks above the best; one leaving it (deleted, its
 # video deleted, or moved to other words) counts one less, the row going at none, and if it was the best

@@ -129,7 +129,7 @@ Index(
 
 
 class HookText(Base):
-    """One distinct hook text (``text_key``) of hook search (§4.7: one row per text, ADR 0054): how many
+    """One distinct hook text (``text_key``) of hook search (§4.7: one row per text, ADR 0055): how many
     hooks share it (``usage_count``) and its best hook (``best_seq``, ``best_rank``: the first of its
     hooks in search's order, ``rank_score`` then ``seq``, both descending).
 
