@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from reelscope.kit.caches import OVERHEAD, UNSIZED, ReadCaches
 
 
@@ -48,7 +50,7 @@ class TestReadCaches:
 
     def test_bytes_bound_what_is_kept_whatever_the_count(self) -> None:
         # issue 31: bodies of several hundred KB under 8,192 entries grew a long life's memory by MB a minute
-        caches = ReadCaches(max_bytes=10 * (OVERHEAD + 1_000))
+        caches = ReadCaches(max_bytes=10 * (OVERHEAD + sys.getsizeof(b"x" * 1_000)))
         for n in range(25):
             caches.keep(("body", n), 1, b"x" * 1_000)
         assert caches.bytes <= caches.max_bytes
@@ -67,7 +69,7 @@ class TestReadCaches:
         caches = ReadCaches()
         caches.keep("k", 1, b"a" * 500)
         caches.keep("k", 2, b"b" * 100)
-        assert caches.bytes == OVERHEAD + 100
+        assert caches.bytes == OVERHEAD + sys.getsizeof(b"b" * 100)
         caches.clear()
         assert caches.bytes == 0 and len(caches) == 0
 
@@ -79,10 +81,19 @@ class TestReadCaches:
         assert caches.lookup("small", 1) == (True, b"s")  # nothing was pushed out for it
 
     def test_an_at_most_kind_evicted_by_bytes_leaves_its_count_too(self) -> None:
-        caches = ReadCaches(max_bytes=3 * (OVERHEAD + 2_000))
+        caches = ReadCaches(max_bytes=3 * (OVERHEAD + sys.getsizeof(b"x" * 2_000)))
         caches.keep(("model", "a"), 1, b"a" * 2_000, at_most=2)
         for n in range(3):
             caches.keep(("body", n), 1, b"x" * 2_000)
         assert caches.lookup(("model", "a"), 1) == (False, None)
         caches.keep(("model", "b"), 1, b"b", at_most=1)
         assert caches.lookup(("model", "b"), 1) == (True, b"b")  # "a" no longer counts against the kind
+
+    def test_a_text_counts_the_memory_it_takes(self) -> None:
+        """A rendered page with one emoji is stored 4 bytes a character: counting its length let such
+        bodies hold four times the budget."""
+        caches = ReadCaches(max_bytes=64 * 1024 * 1024)
+        page = "\N{THINKING FACE}" + "a" * 99_999
+        caches.keep("page", 1, page)
+        assert caches.bytes >= OVERHEAD + 4 * len(page)
+        assert caches.bytes == OVERHEAD + sys.getsizeof(page)

@@ -10,12 +10,14 @@ that read.
 
 Bytes bound the process's memory, not the count (issue 31: a long life's main process grew 2.8 MB a
 minute, filling 8,192 entries with bodies of up to several hundred KB: a digest body is kept per window
-position, and the window slides). A value's size is its length when it is bytes or text; anything else
-is counted as the ``nbytes`` its caller gives, or as ``UNSIZED`` bytes.
+position, and the window slides). A value's size is the memory it takes when it is bytes or text (a
+text with one character beyond Latin-1 takes 2 or 4 bytes for every character: ``sys.getsizeof``);
+anything else is counted as the ``nbytes`` its caller gives, or as ``UNSIZED`` bytes.
 """
 
 from __future__ import annotations
 
+import sys
 from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
@@ -98,6 +100,8 @@ def _kind(key: Hashable) -> Hashable:
 
 
 def _size(value: Any) -> int:
-    if isinstance(value, bytes | bytearray | memoryview | str):
-        return len(value)
+    if isinstance(value, bytes | bytearray | str):
+        return sys.getsizeof(value)
+    if isinstance(value, memoryview):
+        return value.nbytes
     return UNSIZED
