@@ -41,6 +41,26 @@ def test_the_lines_that_grew_since_the_first_report_are_named(tracing: None) -> 
     assert logs[1]["traced_kb"] > logs[1]["first_traced_kb"]
 
 
+FREED: list[bytes] = []
+
+
+def _hold_then_free() -> None:
+    FREED.extend(bytes(8_192) + bytes([n % 256]) for n in range(500))  # ~4 MB, freed later
+
+
+def test_lines_that_shrank_leave_room_for_those_that_grew(tracing: None) -> None:
+    """tracemalloc sorts by the size of the change, shrinking included: a line that gave back more
+    than another grew took the only place and was then left out, hiding the growth."""
+    report = MemoryReport(3600, top=1)
+    tracemalloc.start(4)
+    _hold_then_free()
+    report.report()
+    FREED.clear()
+    _grow()
+    grown = report.report()
+    assert [entry["where"] for entry in grown if "test_memory_report.py" in str(entry["where"])], grown
+
+
 def test_off_unless_a_period_is_set() -> None:
     assert start_if_set(0) is None
     with pytest.raises(ValueError):

@@ -68,6 +68,9 @@ class MemoryReport:
         traced, _ = tracemalloc.get_traced_memory()
         if self.first is None:
             self.first, self.first_traced = snapshot, traced
+        # compare_to sorts by the size of the change either way: lines that shrank are left out before
+        # the top is taken, or they would take its places
+        growing = [stat for stat in snapshot.compare_to(self.first, "traceback") if stat.size_diff > 0]
         grown = [
             {
                 "where": " < ".join(f"{frame.filename}:{frame.lineno}" for frame in stat.traceback[:2]),
@@ -75,8 +78,7 @@ class MemoryReport:
                 "now_kb": round(stat.size / 1024, 1),
                 "blocks": stat.count,
             }
-            for stat in snapshot.compare_to(self.first, "traceback")[: self.top]
-            if stat.size_diff > 0
+            for stat in sorted(growing, key=lambda stat: stat.size_diff, reverse=True)[: self.top]
         ]
         # a warning: an operator who set the period wants it whatever the log level
         log.warning(
