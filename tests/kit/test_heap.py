@@ -65,3 +65,20 @@ def test_the_operators_malloc_arena_max_wins(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_off_when_the_period_is_zero() -> None:
     assert heap.start(0, 0) is None
+
+
+def test_one_trimmer_a_process_however_often_it_is_started() -> None:
+    """serve, api and worker start it; a process that runs one of them again (a test invoking the
+    CLI in-process) must not add a thread each time."""
+    first = heap.start(0, 3600)
+    assert first is not None
+    assert heap.start(0, 3600) is first
+    assert [t.name for t in threading.enumerate()].count("malloc-trim") == 1
+
+
+def test_the_calls_are_declared_with_glibcs_types() -> None:
+    import ctypes
+
+    assert heap._LIBC is not None
+    assert heap._LIBC.malloc_trim.argtypes == [ctypes.c_size_t]
+    assert heap._LIBC.mallopt.argtypes == [ctypes.c_int, ctypes.c_int]

@@ -46,6 +46,12 @@ def _glibc() -> Any | None:
         return None
     if not hasattr(libc, "malloc_trim") or not hasattr(libc, "mallopt"):
         return None
+    # int malloc_trim(size_t pad); int mallopt(int param, int value) (malloc.h). A CDLL's calls release
+    # the GIL, so a long trim holds up only the threads that allocate meanwhile
+    libc.malloc_trim.argtypes = [ctypes.c_size_t]
+    libc.malloc_trim.restype = ctypes.c_int
+    libc.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    libc.mallopt.restype = ctypes.c_int
     return libc
 
 
@@ -102,11 +108,17 @@ class Trimmer:
             log.warning("heap.trim_slow", seconds=round(took, 3))
 
 
+_started: Trimmer | None = None
+
+
 def start(arenas: int, trim_seconds: float) -> Trimmer | None:
-    """A process's setting of both, at its start (cli/serving.py); the trimmer, when one runs."""
+    """A process's setting of both, at its start (cli/serving.py); the trimmer, when one runs. One
+    trimmer a process: a second start (a command run again in the same process) gives back the first."""
+    global _started
     limit_arenas(arenas)
     if _LIBC is None or trim_seconds <= 0:
         return None
-    trimmer = Trimmer(trim_seconds)
-    trimmer.start()
-    return trimmer
+    if _started is None:
+        _started = Trimmer(trim_seconds)
+        _started.start()
+    return _started
