@@ -6,18 +6,20 @@ and PostgreSQL (the catalog of tests/hook/test_endpoints.py)."""
 from __future__ import annotations
 
 import asyncio
+import random
 from dataclasses import replace
 from typing import Any
 
 import pytest
 from alembic import command
-from sqlalchemy import text
+from sqlalchemy import insert, select, text
 
 from reelscope.analysis import hooks as analysis
 from reelscope.hook import service as hook_service
 from reelscope.hook.schemas import SearchQuery
 from reelscope.kit.clock import ManualClock
 from reelscope.kit.migrate import alembic_config
+from reelscope.models import Hook
 from reelscope.runtime import Runtime
 from tests.catalog_builders import ingest
 from tests.hook.test_endpoints import ITEMS, Item, catalog, record, vid  # noqa: F401  # the fixture
@@ -157,6 +159,41 @@ class TestKeptFromHooks:
         async with runtime.db.transaction() as session:
             await session.execute(text("DELETE FROM videos"))
         assert await texts_match_hooks() == []
+
+    @pytest.mark.parametrize("seed", range(4))
+    async def test_random_statements_each_changing_many_hooks(
+        self,
+        catalog: None,  # noqa: F811
+        runtime: Runtime,
+        texts_match_hooks: Any,
+        seed: int,
+    ) -> None:
+        """Statements that each change several hooks at once, as PostgreSQL's row triggers see them at the
+        statement's end: words and rank moved together, texts swapped between hooks, a text's best
+        leaving it while another joins, hooks deleted and inserted again in one statement."""
+        rng = random.Random(seed)
+        words = ("mix it", "mix it now", "now mix", "one text", "creatine mistakes")
+        deleted: list[dict[str, Any]] = []
+        for _ in range(30):
+            async with runtime.db.transaction() as session:
+                seqs = list((await session.execute(text("SELECT seq FROM hooks"))).scalars())
+                chosen = rng.sample(seqs, rng.randint(1, len(seqs))) if seqs else []
+                listed = ", ".join(map(str, chosen))
+                move = rng.random()
+                if chosen and move < 0.6:
+                    keys = " ".join(f"WHEN {s} THEN '{rng.choice(words)}'" for s in chosen)
+                    ranks = " ".join(f"WHEN {s} THEN {rng.choice((1.0, 2.0, 3.0, -1e9))}" for s in chosen)
+                    moved, reranked = f"text_key = CASE seq {keys} END", f"rank_score = CASE seq {ranks} END"
+                    change = rng.choice((moved, reranked, f"{moved}, {reranked}"))
+                    await session.execute(text(f"UPDATE hooks SET {change} WHERE seq IN ({listed})"))
+                elif chosen and move < 0.8:
+                    gone = await session.execute(select(Hook.__table__).where(Hook.seq.in_(chosen)))
+                    deleted += [dict(row._mapping) for row in gone]
+                    await session.execute(text(f"DELETE FROM hooks WHERE seq IN ({listed})"))
+                elif deleted:
+                    await session.execute(insert(Hook).values(deleted))  # one statement of many rows
+                    deleted = []
+            await texts_match_hooks()
 
     async def test_the_migration_fills_it_from_the_hooks_there(
         self,
