@@ -22,7 +22,6 @@ Elsewhere than glibc (musl, macOS) both do nothing.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import threading
 import time
@@ -37,11 +36,10 @@ SLOW_TRIM_SECONDS = 0.1
 
 
 def _glibc() -> Any | None:
-    name = ctypes.util.find_library("c")
-    if name is None:
-        return None
+    # the process's own symbols (dlopen of no file), libc's among them: no search for the library's file
+    # (``ctypes.util.find_library`` runs ldconfig, absent from minimal images)
     try:
-        libc = ctypes.CDLL(name)
+        libc = ctypes.CDLL(None)
     except OSError:
         return None
     if not hasattr(libc, "malloc_trim") or not hasattr(libc, "mallopt"):

@@ -184,8 +184,8 @@ POSTGRESQL_CREATE: dict[str, tuple[str, ...]] = {
         f"CREATE INDEX IF NOT EXISTS ix_hooks_fts ON hooks USING gin ({HOOK_TSVECTOR})",
         HOOK_PAIRS_FUNCTION,
         f"CREATE INDEX IF NOT EXISTS ix_hooks_fts_pairs ON hooks USING gin ({HOOK_PAIRS_TSVECTOR})",
-        # the rank order with the words: a common word's matches are found walking it, each row
-        # tested by a regular expression on text_key, without reading the table (hook/repository.py)
+        # the rank order with the words: search walked it, testing each row's text_key by a regular
+        # expression, before it read hook_texts (ADR 0055); kept for one release, as the two above
         "CREATE INDEX IF NOT EXISTS ix_hooks_rank_text ON hooks (rank_score, seq) INCLUDE (text_key)",
     ),
     "hook_texts": (
