@@ -887,6 +887,13 @@ def rss_report(samples: list[dict[str, Any]]) -> list[dict[str, Any]]:
         late = [p for p in warm if p["at"] - start >= (points[-1]["at"] - start) / 2]
         late_main = slope([((p["at"] - start) / 60, p["main_kb"] / 1024) for p in late])
         late_tree = slope([((p["at"] - start) / 60, p["tree_kb"] / 1024) for p in late])
+        # a process whose jobs allocate in bursts (the worker) draws a sawtooth: the least RSS of each
+        # 5 minutes is what it comes back to between them, and a leak raises that floor
+        floors: dict[int, float] = {}
+        for p in warm:
+            window = int((p["at"] - start) // 300)
+            floors[window] = min(floors.get(window, float("inf")), p["main_kb"] / 1024)
+        floor = slope([(w * 5 + 2.5, mb) for w, mb in sorted(floors.items())])
         out.append(
             {
                 "process": name,
@@ -903,6 +910,17 @@ def rss_report(samples: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 if late_tree is None
                 else round(late_tree, 3),
                 "second_half_slope_mb_per_min_main": None if late_main is None else round(late_main, 3),
+                "floor_per_5_min_mb_main": [round(mb, 1) for _, mb in sorted(floors.items())],
+                "floor_slope_mb_per_min_main": None if floor is None else round(floor, 3),
+                # every 30 s: minutes since start, main and with children (MB)
+                "samples_30s": [
+                    [
+                        round((p["at"] - start) / 60, 2),
+                        round(p["main_kb"] / 1024, 1),
+                        round(p["tree_kb"] / 1024, 1),
+                    ]
+                    for p in points[:: max(1, round(30 / RSS_EVERY_S))]
+                ],
             }
         )
     return out
@@ -1200,16 +1218,21 @@ def _mode_markdown(mode: str, r: dict[str, Any]) -> list[str]:
         "60 s after its start:",
         "",
         "| process | life | minutes | first | after 60 s | last | max | slope MB/min | without children "
-        "| second half | second half without children |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| second half | second half without children | floor of each 5 min, without children |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
+    floors: list[str] = []
     for x in r["rss"]:
         lines.append(
             f"| {x['process']} | {x['life']} | {x['minutes']} | {x['first_mb']} | {x['after_warmup_mb']} "
             f"| {x['last_mb']} | {x['max_mb']} | {x['slope_mb_per_min_with_children']} "
             f"| {x['slope_mb_per_min_main']} | {x.get('second_half_slope_mb_per_min_with_children')} "
-            f"| {x.get('second_half_slope_mb_per_min_main')} |"
+            f"| {x.get('second_half_slope_mb_per_min_main')} | {x.get('floor_slope_mb_per_min_main')} |"
         )
+        if x.get("floor_per_5_min_mb_main"):
+            floors.append(f"{x['process']} life {x['life']}: {x['floor_per_5_min_mb_main']}")
+    if floors:
+        lines += ["", "Least RSS of each 5 minutes, without children (MB): " + "; ".join(floors) + "."]
     if r.get("notes"):
         lines += ["", r["notes"]]
     return [*lines, ""]
