@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 from structlog.testing import capture_logs
 
+from reelscope.kit import heap
 from reelscope.kit.memory_report import MemoryReport, start_if_set
 
 HELD: list[bytes] = []
@@ -35,10 +36,15 @@ def test_the_lines_that_grew_since_the_first_report_are_named(tracing: None) -> 
         grown = report.report()
     assert grown, "the growth was not reported"
     top = grown[0]
-    assert "test_memory_report.py" in str(top["where"])
+    # the allocating line comes first, its callers after it (a Traceback runs oldest first)
+    innermost, caller = str(top["where"]).split(" < ")[:2]
+    assert innermost.endswith(f"test_memory_report.py:{_grow.__code__.co_firstlineno + 1}")
+    assert "test_memory_report.py:" in caller
     assert float(str(top["grew_kb"])) > 1_500
     assert [entry["event"] for entry in logs] == ["memory.report", "memory.report"]
     assert logs[1]["traced_kb"] > logs[1]["first_traced_kb"]
+    if heap.available():  # glibc's own count of what its allocator holds, beside Python's
+        assert logs[1]["malloc"]["in_use_kb"] >= logs[1]["traced_kb"]
 
 
 FREED: list[bytes] = []

@@ -50,7 +50,29 @@ def _glibc() -> Any | None:
     libc.malloc_trim.restype = ctypes.c_int
     libc.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
     libc.mallopt.restype = ctypes.c_int
+    if hasattr(libc, "mallinfo2"):  # glibc 2.33 and later
+        libc.mallinfo2.argtypes = []
+        libc.mallinfo2.restype = _MallInfo2
     return libc
+
+
+class _MallInfo2(ctypes.Structure):
+    # struct mallinfo2 (malloc.h): ten size_t fields, in this order
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena",
+            "ordblks",
+            "smblks",
+            "hblks",
+            "hblkhd",
+            "usmblks",
+            "fsmblks",
+            "uordblks",
+            "fordblks",
+            "keepcost",
+        )
+    ]
 
 
 _LIBC = _glibc()
@@ -66,6 +88,23 @@ def limit_arenas(arenas: int) -> bool:
     if _LIBC is None or arenas <= 0 or "MALLOC_ARENA_MAX" in os.environ:
         return False
     return bool(_LIBC.mallopt(M_ARENA_MAX, arenas))
+
+
+def usage() -> dict[str, int] | None:
+    """What glibc's allocator holds, in KB (``mallinfo2``): ``in_use`` by live blocks (Python's objects
+    and every C library's), ``free_held`` freed and kept inside the arenas, ``mmapped`` in blocks of their
+    own. With tracemalloc's traced total it tells where an RSS growth is: Python objects (traced grows),
+    C allocations (in_use grows, traced does not), or freed memory kept (free_held grows). None elsewhere
+    than glibc."""
+    if _LIBC is None or not hasattr(_LIBC, "mallinfo2"):
+        return None
+    info = _LIBC.mallinfo2()
+    return {
+        "arena_kb": info.arena // 1024,
+        "in_use_kb": (info.uordblks + info.hblkhd) // 1024,
+        "free_held_kb": info.fordblks // 1024,
+        "mmapped_kb": info.hblkhd // 1024,
+    }
 
 
 def trim() -> bool:

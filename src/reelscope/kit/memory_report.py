@@ -17,13 +17,16 @@ import threading
 import tracemalloc
 from pathlib import Path
 
+from reelscope.kit import heap
 from reelscope.kit.logging import get_logger
 
 log = get_logger(__name__)
 
 # frames kept per allocation: enough to tell a caller from the allocator it called
-FRAMES = 4
+FRAMES = 8
 TOP = 12
+# frames shown per growing site, innermost first
+WHERE = 5
 
 
 def rss_kb() -> int | None:
@@ -73,7 +76,10 @@ class MemoryReport:
         growing = [stat for stat in snapshot.compare_to(self.first, "traceback") if stat.size_diff > 0]
         grown = [
             {
-                "where": " < ".join(f"{frame.filename}:{frame.lineno}" for frame in stat.traceback[:2]),
+                # a Traceback runs from the oldest frame to the most recent: the allocating line is last
+                "where": " < ".join(
+                    f"{frame.filename}:{frame.lineno}" for frame in list(reversed(stat.traceback))[:WHERE]
+                ),
                 "grew_kb": round(stat.size_diff / 1024, 1),
                 "now_kb": round(stat.size / 1024, 1),
                 "blocks": stat.count,
@@ -86,6 +92,7 @@ class MemoryReport:
             traced_kb=traced // 1024,
             first_traced_kb=self.first_traced // 1024,
             rss_kb=rss_kb(),
+            malloc=heap.usage(),
             grown=grown,
         )
         return grown

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -232,9 +233,20 @@ class _PinnedBackend(httpcore.AsyncNetworkBackend):
 
 
 def tls_context(ca_bundle: Path | None) -> ssl.SSLContext:
+    """certifi's roots and the operator's extra bundle, built once per process and bundle (its file's
+    change time included, so a replaced bundle is read again). The pump opens a client on every pass,
+    about once a second, and loading the roots costs ~20 ms of CPU each time; an SSLContext is safe to
+    share between connections, threads and loops."""
+    if ca_bundle is None:
+        return _tls_context(None, 0)
+    return _tls_context(str(ca_bundle), ca_bundle.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=4)
+def _tls_context(ca_bundle: str | None, _changed_ns: int) -> ssl.SSLContext:
     context = ssl.create_default_context(cafile=certifi.where())
     if ca_bundle is not None:
-        context.load_verify_locations(cafile=str(ca_bundle))
+        context.load_verify_locations(cafile=ca_bundle)
     return context
 
 
