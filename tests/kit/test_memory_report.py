@@ -14,6 +14,13 @@ from reelscope.kit.memory_report import MemoryReport, start_if_set
 HELD: list[bytes] = []
 
 
+class Kept:
+    pass
+
+
+HELD_OBJECTS: list[Kept] = []
+
+
 def _grow() -> None:
     HELD.extend(bytes(4_096) + bytes([n % 256]) for n in range(500))  # ~2 MB held
 
@@ -33,7 +40,9 @@ def test_the_lines_that_grew_since_the_first_report_are_named(tracing: None) -> 
     with capture_logs() as logs:
         assert report.report() == []  # the first report is the baseline
         _grow()
+        HELD_OBJECTS.extend(Kept() for _ in range(300))
         grown = report.report()
+    HELD_OBJECTS.clear()
     assert grown, "the growth was not reported"
     top = grown[0]
     # the allocating line comes first, its callers after it (a Traceback runs oldest first)
@@ -43,6 +52,8 @@ def test_the_lines_that_grew_since_the_first_report_are_named(tracing: None) -> 
     assert float(str(top["grew_kb"])) > 1_500
     assert [entry["event"] for entry in logs] == ["memory.report", "memory.report"]
     assert logs[1]["traced_kb"] > logs[1]["first_traced_kb"]
+    # objects by type, beside the lines: a class whose instances pile up is named
+    assert {"type": f"{__name__}.Kept", "grew": 300, "now": 300} in logs[1]["types_grown"]
     if heap.available():  # glibc's own count of what its allocator holds, beside Python's
         assert logs[1]["malloc"]["in_use_kb"] >= logs[1]["traced_kb"]
 

@@ -3,9 +3,13 @@
 With ``REELSCOPE_MEMORY_REPORT_SECONDS`` set, the process starts Python's tracemalloc at once, keeps a
 first snapshot at the first report and, at that report and every one after, logs ``memory.report``:
 the memory Python's allocator holds for this process now and at the first report, the RSS, and the
-source lines whose live allocations grew the most since the first report (with their count of live
-blocks). Memory that grows at a steady rate shows up as the same lines growing report after report;
-caches filling show up as lines that stop growing once the cache is full.
+source lines whose live allocations grew the most since the first report (the allocating line first,
+then its callers, with their count of live blocks), the types whose live objects grew the most, and
+glibc's own counts (kit/heap.py ``usage``). Memory that grows at a steady rate shows up as the same
+lines growing report after report; caches filling show up as lines that stop growing once the cache is
+full. Where tracemalloc's total stays flat while the RSS grows, glibc's counts tell C allocations
+(``in_use`` grows) from freed memory kept (``free_held`` grows) from neither (Python's own arenas, which
+glibc does not count).
 
 tracemalloc is the standard library's own tool for this; it costs about a third more CPU and some
 memory per live block while it runs, so it is off unless set, and meant for a diagnosis, not always on.
@@ -13,8 +17,10 @@ memory per live block while it runs, so it is off unless set, and meant for a di
 
 from __future__ import annotations
 
+import gc
 import threading
 import tracemalloc
+from collections import Counter
 from pathlib import Path
 
 from reelscope.kit import heap
@@ -23,10 +29,8 @@ from reelscope.kit.logging import get_logger
 log = get_logger(__name__)
 
 # frames kept per allocation: enough to tell a caller from the allocator it called
-FRAMES = 8
+FRAMES = 4
 TOP = 12
-# frames shown per growing site, innermost first
-WHERE = 5
 
 
 def rss_kb() -> int | None:
@@ -39,6 +43,13 @@ def rss_kb() -> int | None:
     return None
 
 
+def live_objects_by_type() -> Counter[type]:
+    """How many objects the garbage collector tracks, by type: containers and instances (not strings or
+    numbers). A leak of objects shows as a type whose count grows report after report, which tracemalloc's
+    lines, spread over every caller that makes one, can hide."""
+    return Counter(map(type, gc.get_objects()))
+
+
 class MemoryReport:
     def __init__(self, every_seconds: float, *, top: int = TOP) -> None:
         if every_seconds <= 0:
@@ -47,6 +58,7 @@ class MemoryReport:
         self.top = top
         self.first: tracemalloc.Snapshot | None = None
         self.first_traced = 0
+        self.first_types: Counter[type] = Counter()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -69,17 +81,16 @@ class MemoryReport:
             (tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen *>"))
         )
         traced, _ = tracemalloc.get_traced_memory()
+        types = live_objects_by_type()
         if self.first is None:
-            self.first, self.first_traced = snapshot, traced
+            self.first, self.first_traced, self.first_types = snapshot, traced, types
         # compare_to sorts by the size of the change either way: lines that shrank are left out before
         # the top is taken, or they would take its places
         growing = [stat for stat in snapshot.compare_to(self.first, "traceback") if stat.size_diff > 0]
         grown = [
             {
                 # a Traceback runs from the oldest frame to the most recent: the allocating line is last
-                "where": " < ".join(
-                    f"{frame.filename}:{frame.lineno}" for frame in list(reversed(stat.traceback))[:WHERE]
-                ),
+                "where": " < ".join(f"{frame.filename}:{frame.lineno}" for frame in reversed(stat.traceback)),
                 "grew_kb": round(stat.size_diff / 1024, 1),
                 "now_kb": round(stat.size / 1024, 1),
                 "blocks": stat.count,
@@ -94,6 +105,17 @@ class MemoryReport:
             rss_kb=rss_kb(),
             malloc=heap.usage(),
             grown=grown,
+            types_grown=[
+                {
+                    "type": f"{kind.__module__}.{kind.__qualname__}",
+                    "grew": count - self.first_types[kind],
+                    "now": count,
+                }
+                for kind, count in sorted(
+                    types.items(), key=lambda item: item[1] - self.first_types[item[0]], reverse=True
+                )[: self.top]
+                if count > self.first_types[kind]
+            ],
         )
         return grown
 
