@@ -1,5 +1,6 @@
-"""Agent jobs: a run (made at creation), a scheduled run of a recurring agent, the run's analysis, and
-the hourly scan for breaking stories between runs (ADR 0032)."""
+"""Agent jobs: a run (made at creation), a scheduled run of a recurring agent, the run's analysis, the
+preparing of its creators for similar-creator questions (ADR 0056), and the hourly scan for breaking
+stories between runs (ADR 0032)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from huey import crontab
 
-from reelscope.agent import repository
+from reelscope.agent import affinity, repository
 from reelscope.agent import service as agent_service
 from reelscope.agent.autopilot import breaking
 from reelscope.agent.run import service as run_service
@@ -47,6 +48,21 @@ async def scheduled_run(ctx: TaskContext, *, agent_id: str, scheduled_for: str, 
 @task(agent_service.ANALYSIS_TASK)
 async def analysis(ctx: TaskContext, *, run_id: str, **_: Any) -> dict[str, Any]:
     return await run_service.analyse(ctx, run_id)
+
+
+@task(affinity.SIMILAR_TASK)
+async def similar(ctx: TaskContext, *, agent_id: str, **_: Any) -> dict[str, Any]:
+    """The agent's creators prepared (TF-IDF rows, sounds) from its links now and kept, so that no
+    similar-creators question prepares them: read in one transaction, kept in a short second one (on
+    SQLite a write transaction holds the one write lock)."""
+    async with ctx.db.transaction(write=False, off_loop=True) as session:
+        made = await affinity.prepare_model(session, agent_id)
+    if made is None:
+        return {"agent_id": agent_id, "kept": False, "reason": "already kept for these links"}
+    links, model = made
+    async with ctx.db.transaction() as session:
+        kept = await affinity.keep_model(session, agent_id, links, model, ctx.now())
+    return {"agent_id": agent_id, "kept": kept, "links": links[1], "bytes": len(model or b"")}
 
 
 @task(breaking.SCAN_TASK, periodic=crontab(minute="15"))
