@@ -13,10 +13,12 @@ import pytest_asyncio
 from sqlalchemy import Table, delete, insert, select, update
 
 from reelscope.agent import repository as agent_repository
+from reelscope.agent import tasks as agent_tasks
 from reelscope.analysis.themes import GENERIC_TAGS
 from reelscope.kit.clock import ManualClock
 from reelscope.models import AgentSimilarModel, AgentVideo, Creator, Video
 from reelscope.runtime import Runtime
+from reelscope.worker import TaskContext
 from reelscope.worker.engine import JobEngine
 from tests.agent import shared
 from tests.agent.conftest import Get, creator
@@ -196,6 +198,27 @@ class TestSimilarCreators:
         runtime.caches.clear()
         response = await client.get(path, headers=team.headers)
         assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+    async def test_agents_never_prepared_are_prepared_by_the_hourly_sweep(
+        self, get: Get, team: TeamKey, agent: dict[str, Any], runtime: Runtime, clock: ManualClock
+    ) -> None:
+        # an agent whose creators no job prepared (made before the agent.similar job): answered all the
+        # same, and prepared by the sweep, so that its questions stop preparing them
+        async with runtime.db.transaction() as session:
+            await session.execute(delete(AgentSimilarModel).where(AgentSimilarModel.agent_id == agent["id"]))
+            links = await agent_repository.links_changed_at(session, agent["id"])
+        author = next(v["author_id"] for v in await videos_of(get, team, agent["id"]) if v["author_id"])
+        path = f"/v1/agents/{agent['id']}/creators/{author}/similar"
+        runtime.caches.clear()
+        answer = await get(team, path)
+        ctx = TaskContext(settings=runtime.settings, clock=clock, db=runtime.db)
+        assert (await agent_tasks.similar_sweep(ctx))["kept"] >= 1
+        async with runtime.db.transaction(write=False) as session:
+            kept = await session.get(AgentSimilarModel, agent["id"])
+        assert kept is not None and kept.model and (kept.links_at, kept.links_count) == links
+        assert await agent_tasks.similar_sweep(ctx) == {"agents": 0, "kept": 0}
+        runtime.caches.clear()
+        assert await get(team, path) == answer
 
     async def test_tiers_follow_follower_counts_within_the_hour(
         self, get: Get, team: TeamKey, agent: dict[str, Any], runtime: Runtime, clock: ManualClock

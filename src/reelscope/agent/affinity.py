@@ -70,6 +70,9 @@ async def genres(session: AsyncSession, agent: Agent) -> Affinity:
 PREPARED_KEPT = 16
 # the job that prepares an agent's creators after a run stores its links (ADR 0056)
 SIMILAR_TASK = "agent.similar"
+# and the hourly sweep for agents never prepared (from before the job), this many at a time
+SIMILAR_SWEEP_TASK = "agent.similar_sweep"
+SWEEP_AGENTS = 20
 
 Links = tuple[datetime | None, int]
 

@@ -749,6 +749,19 @@ async def similar_model_links(session: AsyncSession, agent_id: str) -> tuple[dat
     return None if row is None else (row[0], int(row[1]))
 
 
+async def agents_without_similar_model(session: AsyncSession, *, limit: int) -> list[str]:
+    """Agents (not deleted) with linked videos and no prepared creators kept, oldest first."""
+    kept = select(AgentSimilarModel.agent_id).where(AgentSimilarModel.agent_id == Agent.id)
+    linked = select(AgentVideo.agent_id).where(AgentVideo.agent_id == Agent.id)
+    rows = await session.scalars(
+        select(Agent.id)
+        .where(Agent.deleted_at.is_(None), ~kept.exists(), linked.exists())
+        .order_by(Agent.created_at, Agent.id)
+        .limit(limit)
+    )
+    return list(rows.all())
+
+
 async def keep_similar_model(
     session: AsyncSession,
     agent_id: str,

@@ -53,16 +53,31 @@ async def analysis(ctx: TaskContext, *, run_id: str, **_: Any) -> dict[str, Any]
 @task(affinity.SIMILAR_TASK)
 async def similar(ctx: TaskContext, *, agent_id: str, **_: Any) -> dict[str, Any]:
     """The agent's creators prepared (TF-IDF rows, sounds) from its links now and kept, so that no
-    similar-creators question prepares them: read in one transaction, kept in a short second one (on
-    SQLite a write transaction holds the one write lock)."""
+    similar-creators question prepares them (ADR 0056)."""
+    return {"agent_id": agent_id, **await _prepare_similar(ctx, agent_id)}
+
+
+@task(affinity.SIMILAR_SWEEP_TASK, periodic=crontab(minute="35"))
+async def similar_sweep(ctx: TaskContext) -> dict[str, int]:
+    """Agents with linked videos whose creators were never prepared (made before the ``agent.similar``
+    job, or its message lost): a few prepared each hour, so that their questions stop preparing them."""
+    async with ctx.db.transaction(write=False) as session:
+        agent_ids = await repository.agents_without_similar_model(session, limit=affinity.SWEEP_AGENTS)
+    kept = [await _prepare_similar(ctx, agent_id) for agent_id in agent_ids]
+    return {"agents": len(agent_ids), "kept": sum(1 for k in kept if k["kept"])}
+
+
+async def _prepare_similar(ctx: TaskContext, agent_id: str) -> dict[str, Any]:
+    """Read in one transaction, kept in a short second one: on SQLite a write transaction holds the one
+    write lock, and preparing takes about a second at 10,000 linked videos."""
     async with ctx.db.transaction(write=False, off_loop=True) as session:
         made = await affinity.prepare_model(session, agent_id)
     if made is None:
-        return {"agent_id": agent_id, "kept": False, "reason": "already kept for these links"}
+        return {"kept": False, "reason": "already kept for these links"}
     links, model = made
     async with ctx.db.transaction() as session:
         kept = await affinity.keep_model(session, agent_id, links, model, ctx.now())
-    return {"agent_id": agent_id, "kept": kept, "links": links[1], "bytes": len(model or b"")}
+    return {"kept": kept, "links": links[1], "bytes": len(model or b"")}
 
 
 @task(breaking.SCAN_TASK, periodic=crontab(minute="15"))
