@@ -11,11 +11,14 @@ import pytest
 
 from reelscope.analysis.similar import (
     SOUND_WEIGHT,
+    TEXT_WEIGHT,
     TIER_WEIGHT,
     CreatorPosts,
     Person,
     Prepared,
     prepare,
+    rank,
+    score,
     similar,
     similar_in,
 )
@@ -115,6 +118,27 @@ def dense(prepared: Prepared, creator_id: str) -> np.ndarray:
     return row
 
 
+def every_creator_scored(creators: list[CreatorPosts], target_id: str) -> list[tuple[str, float]]:
+    """The best 25 by the score of analysis/similar.py's docstring, each creator scored in full."""
+    prepared = prepare(creators)
+    by_id = {c.creator_id: c for c in creators}
+    target = by_id[target_id]
+    mine = {d.sound_id for d in target.videos if d.sound_id}
+    scored = []
+    for c in creators:
+        if c.creator_id == target_id:
+            continue
+        text = float(dense(prepared, target_id) @ dense(prepared, c.creator_id))
+        theirs = {d.sound_id for d in c.videos if d.sound_id}
+        sounds = len(mine & theirs) / len(mine | theirs) if mine | theirs else 0.0
+        gap = None if c.tier_rank is None or target.tier_rank is None else abs(c.tier_rank - target.tier_rank)
+        tier = 1.0 if gap == 0 else 0.5 if gap == 1 else 0.0
+        total = TEXT_WEIGHT * text + SOUND_WEIGHT * sounds + TIER_WEIGHT * tier
+        if (text > 0 or mine & theirs) and total > 0:
+            scored.append((-round(total, 4), c.creator_id))
+    return [(cid, -negative) for negative, cid in sorted(scored)[:25]]
+
+
 class TestPrepared:
     def test_shared_words_are_the_common_terms_heaviest_first_ties_in_vocabulary_order(self) -> None:
         # the listing reads the nonzeros of the two rows' product alone (issue 33 item 4); it must
@@ -183,3 +207,30 @@ class TestPrepared:
             ("baker3", "nano", 0.0),
             ("baker4", None, 0.0),
         ]
+
+    def test_who_cannot_reach_the_list_need_not_be_known(self) -> None:
+        """A question reads who the creators are now only for the target and the creators its tier can
+        still lift into the list (``score``'s contenders): ranking with those alone is ranking with all,
+        whatever their tiers."""
+        rng = random.Random(11)
+        words = [f"word{n}" for n in range(12)]  # few words: many creators alike, many near-ties
+        creators = [
+            creator(
+                f"c{n:03}",
+                rng.choice([None, 0, 1, 2, 3]),
+                *(
+                    doc(" ".join(rng.sample(words, 3)), f"#tag{rng.randrange(4)}", f"s{rng.randrange(30)}")
+                    for _ in range(2)
+                ),
+            )
+            for n in range(120)
+        ]
+        prepared, everyone = prepare(creators), people(creators)
+        for target in ("c000", "c017", "c099"):
+            scored = score(prepared, target)
+            assert len(scored.contender_ids) < len(creators) - 1  # some cannot reach the list
+            known = {c: everyone[c] for c in [target, *scored.contender_ids]}
+            answer = rank(prepared, scored, known)
+            assert answer == similar_in(prepared, everyone, target)
+            # and as every creator scored in full would rank them
+            assert [(f["creator_id"], f["score"]) for f in answer] == every_creator_scored(creators, target)

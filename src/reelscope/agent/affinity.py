@@ -86,22 +86,16 @@ async def similar_creators(
     prepared = await _prepared(session, caches, agent.id, links)
     if prepared is None or creator_id not in prepared.index:
         raise NotFound("Creator not found among the agent's creators")
-    # who they are now, read again each hour so that tiers follow follower counts
-    version = (*links, now.replace(minute=0, second=0, microsecond=0))
-    key = ("agent.similar.people", agent.id)
-    found, kept = caches.lookup(key, version)
-    if not found:
-        people = await _people(session, prepared.creator_ids)
-        kept = (people, similar.tier_ranks(prepared, people))
-        caches.keep(key, version, kept, at_most=PREPARED_KEPT)
-    people, ranks = kept
+    scored = similar.score(prepared, creator_id)
+    needed = [creator_id, *scored.contender_ids]
+    people = await _people(session, caches, agent.id, links, now, needed)
     target = people.get(creator_id)
     return SimilarCreators(
         creator_id=creator_id,
         handle=target.handle if target else "",
         platform=prepared.platforms[prepared.index[creator_id]],
         tier=target.tier if target else None,
-        similar=similar.similar_in(prepared, people, creator_id, ranks),
+        similar=similar.rank(prepared, scored, people),
     )
 
 
@@ -124,17 +118,35 @@ async def _prepared(
     return prepared
 
 
-async def _people(session: AsyncSession, creator_ids: Sequence[str]) -> dict[str, similar.Person]:
-    people = {}
-    for row in await repository.creator_people(session, creator_ids):
-        tier = None if row.followers is None else metrics.tier_of(int(row.followers))
-        people[row.id] = similar.Person(
-            handle=row.handle,
-            followers=row.followers,
-            tier=tier,
-            tier_rank=None if tier is None else TIER_RANK[tier],
-        )
-    return people
+async def _people(
+    session: AsyncSession,
+    caches: ReadCaches,
+    agent_id: str,
+    links: Links,
+    now: datetime,
+    creator_ids: list[str],
+) -> dict[str, similar.Person | None]:
+    """Who these creators are now (None: not in the catalog), kept by the process for the agent's links
+    and the hour, so that tiers follow follower counts: read by primary key for those not kept yet, the
+    target and the creators that can reach its list (``similar.score``), not all the agent's."""
+    version = (*links, now.replace(minute=0, second=0, microsecond=0))
+    key = ("agent.similar.people", agent_id)
+    found, people = caches.lookup(key, version)
+    if not found:
+        people = {}
+        caches.keep(key, version, people, at_most=PREPARED_KEPT)
+    missing = [c for c in creator_ids if c not in people]
+    if missing:
+        people.update(dict.fromkeys(missing))
+        for row in await repository.creator_people(session, missing):
+            tier = None if row.followers is None else metrics.tier_of(int(row.followers))
+            people[row.id] = similar.Person(
+                handle=row.handle,
+                followers=row.followers,
+                tier=tier,
+                tier_rank=None if tier is None else TIER_RANK[tier],
+            )
+    return people  # type: ignore[no-any-return]
 
 
 async def prepare(session: AsyncSession, agent_id: str) -> similar.Prepared | None:

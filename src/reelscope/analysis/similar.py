@@ -206,21 +206,22 @@ def similar(target_id: str, creators: Sequence[CreatorPosts]) -> list[dict[str, 
     return similar_in(prepare(creators), people, target_id)
 
 
-def tier_ranks(prepared: Prepared, people: Mapping[str, Person]) -> npt.NDArray[np.int64]:
-    """Each prepared creator's tier rank, -1 when unknown (a creator missing from ``people`` too)."""
-    ranks = [people[c].tier_rank if c in people else None for c in prepared.creator_ids]
-    return np.array([-1 if r is None else r for r in ranks], dtype=np.int64)
+@dataclass(frozen=True)
+class Scored:
+    """One question's scores before tiers (``score``): the text and sound parts of every creator, and
+    the creators alike enough to be among the best ``MAX_SIMILAR`` whatever their tier. Only those, and
+    the target, need to be known as they are now (``Person``) to rank them (``rank``)."""
+
+    index: int
+    text: npt.NDArray[np.float64]
+    sound_share: npt.NDArray[np.float64]
+    base: npt.NDArray[np.float64]  # the score without its tier part
+    contenders: list[int]
+    contender_ids: list[str]
 
 
-def similar_in(
-    prepared: Prepared,
-    people: Mapping[str, Person],
-    target_id: str,
-    ranks: npt.NDArray[np.int64] | None = None,
-) -> list[dict[str, Any]]:
-    """``similar`` over creators prepared before, as ``people`` are now; ``target_id`` must be among
-    them. ``ranks``: ``tier_ranks(prepared, people)``, when kept with ``people``."""
-    ranks = tier_ranks(prepared, people) if ranks is None else ranks
+def score(prepared: Prepared, target_id: str) -> Scored:
+    """``target_id`` (among the prepared creators) against every other, before tiers."""
     index = prepared.index[target_id]
     text = prepared.cosines(index)
     target_sounds = prepared.sounds[index]
@@ -228,29 +229,64 @@ def similar_in(
     for i in prepared.sharing_a_sound(index):
         sounds = prepared.sounds[i]
         sound_share[i] = len(target_sounds & sounds) / len(target_sounds | sounds)
-    # tier closeness: 1 for the same tier, 0.5 for the next one, 0 otherwise or unknown
-    gap = np.abs(ranks - ranks[index])
-    known = (ranks >= 0) & (ranks[index] >= 0)
-    tier = np.where(known & (gap == 0), 1.0, np.where(known & (gap == 1), 0.5, 0.0))
-    score = TEXT_WEIGHT * text + SOUND_WEIGHT * sound_share + TIER_WEIGHT * tier
+    base = TEXT_WEIGHT * text + SOUND_WEIGHT * sound_share
     # nothing posted in common (no term, no sound): not similar, whatever the tier
-    alike = ((text > 0) | (sound_share > 0)) & (score > 0)
+    alike = (text > 0) | (sound_share > 0)
     alike[index] = False
-    candidates = np.flatnonzero(alike)
-    if len(candidates) > MAX_SIMILAR:  # the best, with every tie of the last kept for the id order
-        floor = np.partition(score[candidates], len(candidates) - MAX_SIMILAR)[len(candidates) - MAX_SIMILAR]
-        candidates = candidates[score[candidates] >= floor]
-    best = sorted((-float(score[i]), prepared.creator_ids[i], int(i)) for i in candidates)[:MAX_SIMILAR]
+    contenders = np.flatnonzero(alike)
+    if len(contenders) > MAX_SIMILAR:
+        # a tier adds at most TIER_WEIGHT, and never lowers a score: whoever is further than that below
+        # the MAX_SIMILAR-th best score without tiers stays below the MAX_SIMILAR best with them
+        at = len(contenders) - MAX_SIMILAR
+        floor = np.partition(base[contenders], at)[at]
+        contenders = contenders[base[contenders] + TIER_WEIGHT >= floor]
+    chosen = [int(i) for i in contenders]
+    return Scored(
+        index=index,
+        text=text,
+        sound_share=sound_share,
+        base=base,
+        contenders=chosen,
+        contender_ids=[prepared.creator_ids[i] for i in chosen],
+    )
+
+
+def similar_in(
+    prepared: Prepared, people: Mapping[str, Person | None], target_id: str
+) -> list[dict[str, Any]]:
+    """``similar`` over creators prepared before, as ``people`` are now; ``target_id`` must be among
+    them."""
+    return rank(prepared, score(prepared, target_id), people)
+
+
+def rank(prepared: Prepared, scored: Scored, people: Mapping[str, Person | None]) -> list[dict[str, Any]]:
+    """The best of ``scored``'s contenders with their tiers as ``people`` (holding at least the target
+    and the contenders; absent or None: unknown) says, and what each shares with the target."""
+    index, text, sound_share = scored.index, scored.text, scored.sound_share
+    target_sounds = prepared.sounds[index]
+    target = people.get(prepared.creator_ids[index])
+    target_rank = None if target is None else target.tier_rank
+    ranked_by: list[tuple[float, str, int, float]] = []
+    for i, creator_id in zip(scored.contenders, scored.contender_ids, strict=True):
+        person = people.get(creator_id)
+        # tier closeness: 1 for the same tier, 0.5 for the next one, 0 otherwise or unknown
+        tier = 0.0
+        if target_rank is not None and person is not None and person.tier_rank is not None:
+            gap = abs(person.tier_rank - target_rank)
+            tier = 1.0 if gap == 0 else 0.5 if gap == 1 else 0.0
+        total = float(scored.base[i] + TIER_WEIGHT * tier)
+        if total > 0:
+            ranked_by.append((-total, creator_id, i, tier))
+    best = sorted(ranked_by)[:MAX_SIMILAR]
     target_terms, target_weights = prepared.row(index)
     found: list[dict[str, Any]] = []
-    for negative, creator_id, i in best:
+    for negative, creator_id, i, closeness in best:
         person = people.get(creator_id)
         # what is shared: the terms both use, heaviest product first (ties in vocabulary order)
         terms, weights = prepared.row(i)
         common, mine, theirs = np.intersect1d(target_terms, terms, assume_unique=True, return_indices=True)
         product = target_weights[mine] * weights[theirs]
         ranked = [prepared.vocabulary[common[j]] for j in np.lexsort((common, -product)) if product[j] > 0]
-        closeness = float(tier[i])
         shared_sounds = target_sounds & prepared.sounds[i]
         found.append(
             {
