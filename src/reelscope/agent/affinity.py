@@ -192,8 +192,9 @@ def prepare_later(session: AsyncSession, agent: Agent) -> None:
 
 async def prepare_model(session: AsyncSession, agent_id: str) -> tuple[Links, bytes | None] | None:
     """For the ``agent.similar`` job: the agent's links now and its creators prepared from them, as
-    bytes; None when the model kept is already of these links. The links are read first: a run storing
-    more meanwhile makes the model hold more than they say, and the next question prepares its own."""
+    bytes; None when the model kept is already of these links. The links are read before the videos,
+    and ``keep_model`` keeps nothing if they moved on meanwhile (a run stored more): a model never says
+    it was made from links it does not hold."""
     links = await repository.links_changed_at(session, agent_id)
     if await repository.similar_model_links(session, agent_id) == links:
         return None

@@ -16,9 +16,10 @@ similar: the spec gives the list no length (§4.4, beta; not paged, §8.3), and 
 
 What is shared by every question about one set of creators — their TF-IDF rows, vocabulary and sounds —
 is ``prepare``d once (a job, ADR 0056) and kept as bytes (``Prepared.to_bytes``); who the creators are
-now (handle, followers, tier) is given apart (``Person``), read afresh. A question (``similar_in``) is
-then array arithmetic over the prepared rows: numpy only, so a process answering it needs neither
-scikit-learn nor scipy (over a second and 0.4 s to import).
+now (handle, followers, tier) is given apart (``Person``), read afresh. A question is array arithmetic
+over the prepared rows (``score``), then a ranking that needs to know only the creators a tier could
+still lift into the list (``rank``); numpy only, so a process answering it needs neither scikit-learn
+nor scipy (over a second and 0.4 s to import). ``similar_in`` is the two at once.
 """
 
 from __future__ import annotations
@@ -86,8 +87,8 @@ class Prepared:
     """What every question about one set of creators shares: their TF-IDF bags as the rows of one CSR
     matrix (``indptr``, ``indices``, ``data``; l2-normalised, so a row product is the cosine), the
     vocabulary, and each creator's platform, video count and sounds. Built by ``prepare`` (scikit-learn,
-    ~0.5 s for an agent of 10,000 videos), kept as bytes; each ``similar_in`` is then one row product
-    over the nonzeros and a sort of the few best (issue 33 item 4)."""
+    ~0.5 s for an agent of 10,000 videos), kept as bytes; each question is then one row product over
+    the nonzeros and a sort of the few best (issue 33 item 4)."""
 
     creator_ids: list[str]
     platforms: list[str]
