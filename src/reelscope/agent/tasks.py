@@ -60,7 +60,7 @@ async def similar(ctx: TaskContext, *, agent_id: str, **_: Any) -> dict[str, Any
 @task(affinity.SIMILAR_SWEEP_TASK, periodic=crontab(minute="35"))
 async def similar_sweep(ctx: TaskContext) -> dict[str, int]:
     """Agents with linked videos whose creators were never prepared (made before the ``agent.similar``
-    job, or its message lost): a few prepared each hour, so that their questions stop preparing them."""
+    job, or its first message lost): a few prepared each hour, so that their questions stop preparing them."""
     async with ctx.db.transaction(write=False) as session:
         agent_ids = await repository.agents_without_similar_model(session, limit=affinity.SWEEP_AGENTS)
     kept = [await _prepare_similar(ctx, agent_id) for agent_id in agent_ids]
