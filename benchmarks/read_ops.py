@@ -203,6 +203,9 @@ async def prepare(url: str) -> dict[str, float]:
         started = time.perf_counter()
         await _agents_analytics(db, now)
         timings["agent.refresh_analytics_s"] = round(time.perf_counter() - started, 2)
+        started = time.perf_counter()
+        if await _agents_similar(db, now):
+            timings["agent.similar_s"] = round(time.perf_counter() - started, 2)
         for module_name, function, kwargs in refreshes:
             refresh: Callable[..., Any] | None = getattr(importlib.import_module(module_name), function, None)
             if refresh is None:
@@ -226,6 +229,27 @@ async def _agents_analytics(db: Any, now: datetime) -> None:
     async with db.transaction() as session:
         for agent in (await session.scalars(select(Agent))).all():
             await run_service.refresh_analytics(session, agent, [], now)
+
+
+async def _agents_similar(db: Any, now: datetime) -> bool:
+    """Every agent's creators prepared and kept, as the ``agent.similar`` job does after a run stores its
+    links (ADR 0056); False when the code has no such job."""
+    from sqlalchemy import select
+
+    from reelscope.agent import affinity
+    from reelscope.models import Agent
+
+    if not hasattr(affinity, "prepare_model"):
+        return False
+    async with db.transaction(write=False) as session:
+        agents = list((await session.scalars(select(Agent.id))).all())
+    for agent_id in agents:
+        async with db.transaction(write=False, off_loop=True) as session:
+            made = await affinity.prepare_model(session, agent_id)
+        if made is not None:
+            async with db.transaction() as session:
+                await affinity.keep_model(session, agent_id, *made, now)
+    return True
 
 
 async def workload_words(url: str) -> dict[str, str]:

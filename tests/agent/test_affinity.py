@@ -10,11 +10,15 @@ from typing import Any, cast
 import httpx
 import pytest
 import pytest_asyncio
-from sqlalchemy import Table, delete, insert, select
+from sqlalchemy import Table, delete, insert, select, update
 
+from reelscope.agent import repository as agent_repository
+from reelscope.agent import tasks as agent_tasks
 from reelscope.analysis.themes import GENERIC_TAGS
-from reelscope.models import AgentVideo, Video
+from reelscope.kit.clock import ManualClock
+from reelscope.models import AgentSimilarModel, AgentVideo, Creator, Video
 from reelscope.runtime import Runtime
+from reelscope.worker import TaskContext
 from reelscope.worker.engine import JobEngine
 from tests.agent import shared
 from tests.agent.conftest import Get, creator
@@ -166,3 +170,71 @@ class TestSimilarCreators:
                 [{**link, "linked_at": link["linked_at"] + timedelta(minutes=1)} for link in links],
             )
         assert (await get(team, path.format(late)))["creator_id"] == late
+
+    async def test_a_run_keeps_its_creators_prepared_and_questions_read_them(
+        self, client: httpx.AsyncClient, get: Get, team: TeamKey, runtime: Runtime, clock: ManualClock
+    ) -> None:
+        # after a run stores its links, the agent.similar job prepares the agent's creators and keeps them
+        # (ADR 0056): a process that has not prepared them itself answers from those, as from its own
+        made = await creator(client)(team, keywords=["sourdough"], platforms=["tiktok"])
+        authors = Counter(v["author_id"] for v in await videos_of(get, team, made["id"]) if v["author_id"])
+        first = authors.most_common(1)[0][0]
+        path = f"/v1/agents/{made['id']}/creators/{first}/similar"
+        async with runtime.db.transaction(write=False) as session:
+            kept = await session.get(AgentSimilarModel, made["id"])
+            links = await agent_repository.links_changed_at(session, made["id"])
+        assert kept is not None and kept.model and (kept.links_at, kept.links_count) == links
+        runtime.caches.clear()
+        from_kept = await get(team, path)
+        assert from_kept["creator_id"] == first and from_kept["similar"]
+        async with runtime.db.transaction() as session:
+            await session.execute(delete(AgentSimilarModel).where(AgentSimilarModel.agent_id == made["id"]))
+        runtime.caches.clear()
+        assert await get(team, path) == from_kept  # prepared by the question itself: the same answer
+        # and what a question reads is the kept model: one kept for these links with no creator in it
+        # knows nobody
+        async with runtime.db.transaction() as session:
+            await agent_repository.keep_similar_model(session, made["id"], links, None, clock.now())
+        runtime.caches.clear()
+        response = await client.get(path, headers=team.headers)
+        assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+    async def test_agents_never_prepared_are_prepared_by_the_hourly_sweep(
+        self, get: Get, team: TeamKey, agent: dict[str, Any], runtime: Runtime, clock: ManualClock
+    ) -> None:
+        # an agent whose creators no job prepared (made before the agent.similar job): answered all the
+        # same, and prepared by the sweep, so that its questions stop preparing them
+        async with runtime.db.transaction() as session:
+            await session.execute(delete(AgentSimilarModel).where(AgentSimilarModel.agent_id == agent["id"]))
+            links = await agent_repository.links_changed_at(session, agent["id"])
+        author = next(v["author_id"] for v in await videos_of(get, team, agent["id"]) if v["author_id"])
+        path = f"/v1/agents/{agent['id']}/creators/{author}/similar"
+        runtime.caches.clear()
+        answer = await get(team, path)
+        ctx = TaskContext(settings=runtime.settings, clock=clock, db=runtime.db)
+        assert (await agent_tasks.similar_sweep(ctx))["kept"] >= 1
+        async with runtime.db.transaction(write=False) as session:
+            kept = await session.get(AgentSimilarModel, agent["id"])
+        assert kept is not None and kept.model and (kept.links_at, kept.links_count) == links
+        assert await agent_tasks.similar_sweep(ctx) == {"agents": 0, "kept": 0}
+        runtime.caches.clear()
+        assert await get(team, path) == answer
+
+    async def test_tiers_follow_follower_counts_within_the_hour(
+        self, get: Get, team: TeamKey, agent: dict[str, Any], runtime: Runtime, clock: ManualClock
+    ) -> None:
+        author = next(v["author_id"] for v in await videos_of(get, team, agent["id"]) if v["author_id"])
+        path = f"/v1/agents/{agent['id']}/creators/{author}/similar"
+        before = await get(team, path)
+        followers = 5_000 if before["tier"] != "nano" else 5_000_000
+        async with runtime.db.transaction() as session:
+            was = await session.scalar(select(Creator.followers).where(Creator.id == author))
+            await session.execute(update(Creator).where(Creator.id == author).values(followers=followers))
+        try:
+            clock.advance(timedelta(hours=1))  # no run since: the agent's links are the same
+            after = await get(team, path)
+            assert after["tier"] == ("nano" if followers == 5_000 else "macro") != before["tier"]
+            assert [s["creator_id"] for s in after["similar"]]  # still answered from what was prepared
+        finally:
+            async with runtime.db.transaction() as session:
+                await session.execute(update(Creator).where(Creator.id == author).values(followers=was))

@@ -28,6 +28,7 @@ from reelscope.models import (
     AgentHashtag,
     AgentHook,
     AgentRun,
+    AgentSimilarModel,
     AgentSlideshow,
     AgentSound,
     AgentTrend,
@@ -224,6 +225,7 @@ async def add_agent(runtime: Runtime, team: TeamKey, catalog: Catalog) -> str:
                     views=100,
                     published_at=now,
                 ),
+                AgentSimilarModel(agent_id=agent.id, links_at=now, links_count=1, model=b"", built_at=now),
                 AgentTrend(
                     id=new_id(),
                     agent_id=agent.id,

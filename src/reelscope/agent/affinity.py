@@ -1,11 +1,16 @@
 """Genre adjacency and similar creators of an agent (spec §4.4, beta; both free and not paged, §8.3),
 from the agent's linked videos by ``analysis.affinity`` and ``analysis.similar``. The adjacency is kept
 with the agent's analytics (``keep``, after each run: ``agents.affinity``, ADR 0038) and computed at read
-time for an agent whose analytics predate it. Similar creators: the agent's creators are prepared
-(TF-IDF over their posts, their sounds and tiers) at the first question after its links change, kept
-by the process until they change again (at most ``PREPARED_KEPT`` agents, for an hour at most, so
-tiers follow follower counts), and each question is then a sparse row product (issue 33 item 4: 0.7 s
-a request at 1M videos before).
+time for an agent whose analytics predate it.
+
+Similar creators (ADR 0056): after a run stores its links, the ``agent.similar`` job prepares the
+agent's creators (TF-IDF over their posts, their sounds: ``analysis.similar.prepare``, about a second at
+10,000 linked videos) and keeps them as bytes with the links they were made from
+(``agent_similar_models``). A process reads them once per change of the links and keeps them (at most
+``PREPARED_KEPT`` agents), with who the creators are now (handle, followers, tier) read again each hour
+so that tiers follow follower counts. A question is then array arithmetic over the prepared rows
+(milliseconds). Until the job has run for the current links (the first seconds after a run, an agent
+from before the job), a question prepares the creators itself, as before.
 
 A creator is named by its catalog id: the ``creator_id`` of ``/creators/outliers`` rows and the
 ``author_id`` of the agent's videos (ADR 0030). The candidates are the creators of the agent's videos;
@@ -14,7 +19,9 @@ a creator none of them has posted is 404.
 
 from __future__ import annotations
 
+import asyncio
 from collections import defaultdict
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -30,6 +37,7 @@ from reelscope.analysis.themes import Doc
 from reelscope.kit.caches import ReadCaches
 from reelscope.kit.errors import NotFound
 from reelscope.models import Agent
+from reelscope.worker import enqueue
 
 TIER_RANK = {name: rank for rank, (name, _, _) in enumerate(metrics.TIERS)}
 
@@ -60,42 +68,99 @@ async def genres(session: AsyncSession, agent: Agent) -> Affinity:
 
 # agents whose prepared creators a process keeps (an agent of 10,000 videos: a few MB)
 PREPARED_KEPT = 16
+# the job that prepares an agent's creators after a run stores its links (ADR 0056)
+SIMILAR_TASK = "agent.similar"
+# and the hourly sweep for agents never prepared (from before the job), this many at a time
+SIMILAR_SWEEP_TASK = "agent.similar_sweep"
+SWEEP_AGENTS = 20
+
+Links = tuple[datetime | None, int]
 
 
 async def similar_creators(
     session: AsyncSession, caches: ReadCaches, agent: Agent, creator_id: str, now: datetime
 ) -> SimilarCreators:
     # the agent's linked videos change when a run stores them (not when it starts: a question asked
-    # while a run collects must not keep the old creators); the hour bounds how old a tier may be
-    version = (
-        *await repository.links_changed_at(session, agent.id),
-        now.replace(minute=0, second=0, microsecond=0),
-    )
-    key = ("agent.similar", agent.id)
-    found, prepared = caches.lookup(key, version)
-    if not found:
-        prepared = await _prepare(session, agent)
-        caches.keep(key, version, prepared, at_most=PREPARED_KEPT)
+    # while a run collects must not keep the old creators)
+    links = await repository.links_changed_at(session, agent.id)
+    prepared = await _prepared(session, caches, agent.id, links)
     if prepared is None or creator_id not in prepared.index:
         raise NotFound("Creator not found among the agent's creators")
-    target = prepared.creators[prepared.index[creator_id]]
+    scored = similar.score(prepared, creator_id)
+    needed = [creator_id, *scored.contender_ids]
+    people = await _people(session, caches, agent.id, links, now, needed)
+    target = people.get(creator_id)
     return SimilarCreators(
         creator_id=creator_id,
-        handle=target.handle,
-        platform=target.platform,
-        tier=target.tier,
-        similar=similar.similar_in(prepared, creator_id),
+        handle=target.handle if target else "",
+        platform=prepared.platforms[prepared.index[creator_id]],
+        tier=target.tier if target else None,
+        similar=similar.rank(prepared, scored, people),
     )
 
 
-async def _prepare(session: AsyncSession, agent: Agent) -> similar.Prepared | None:
+async def _prepared(
+    session: AsyncSession, caches: ReadCaches, agent_id: str, links: Links
+) -> similar.Prepared | None:
+    """The agent's creators prepared for these links: kept by this process, else kept by the job, else
+    (the job has not run since: the first seconds after a run, an agent from before ADR 0056) prepared
+    here, in seconds at 10,000 linked videos."""
+    key = ("agent.similar", agent_id)
+    found, prepared = caches.lookup(key, links)
+    if found:
+        return prepared  # type: ignore[no-any-return]
+    stored = await repository.similar_model(session, agent_id)
+    if stored is not None and (stored.links_at, stored.links_count) == links:
+        prepared = None if stored.model is None else similar.Prepared.from_bytes(stored.model)
+    else:
+        prepared = await prepare(session, agent_id)
+    caches.keep(key, links, prepared, at_most=PREPARED_KEPT)
+    return prepared
+
+
+async def _people(
+    session: AsyncSession,
+    caches: ReadCaches,
+    agent_id: str,
+    links: Links,
+    now: datetime,
+    creator_ids: list[str],
+) -> dict[str, similar.Person | None]:
+    """Who these creators are now (None: not in the catalog), kept by the process for the agent's links
+    and the hour, so that tiers follow follower counts: read by primary key for those not kept yet, the
+    target and the creators that can reach its list (``similar.score``), not all the agent's."""
+    version = (*links, now.replace(minute=0, second=0, microsecond=0))
+    key = ("agent.similar.people", agent_id)
+    found, people = caches.lookup(key, version)
+    if not found:
+        people = {}
+        caches.keep(key, version, people, at_most=PREPARED_KEPT)
+    missing = [c for c in creator_ids if c not in people]
+    if missing:
+        people.update(dict.fromkeys(missing))
+        for row in await repository.creator_people(session, missing):
+            tier = None if row.followers is None else metrics.tier_of(int(row.followers))
+            people[row.id] = similar.Person(
+                handle=row.handle,
+                followers=row.followers,
+                tier=tier,
+                tier_rank=None if tier is None else TIER_RANK[tier],
+            )
+    return people  # type: ignore[no-any-return]
+
+
+async def prepare(session: AsyncSession, agent_id: str) -> similar.Prepared | None:
+    """The agent's creators as its linked videos are now (None when no video has a creator)."""
+    creators = _creator_posts(await repository.creator_videos(session, agent_id))
+    return similar.prepare(creators) if creators else None
+
+
+def _creator_posts(rows: Sequence[Any]) -> list[similar.CreatorPosts]:
     posts: dict[str, list[Doc]] = defaultdict(list)
     about: dict[str, Any] = {}
-    for row in await repository.creator_videos(session, agent.id):
+    for row in rows:
         posts[row.creator_id].append(doc_of(row))
         about.setdefault(row.creator_id, row)
-    if not posts:
-        return None
     creators = []
     for cid, docs in posts.items():
         row = about[cid]
@@ -111,4 +176,39 @@ async def _prepare(session: AsyncSession, agent: Agent) -> similar.Prepared | No
                 videos=docs,
             )
         )
-    return similar.prepare(creators)
+    return creators
+
+
+def _model_bytes(rows: Sequence[Any]) -> bytes | None:
+    creators = _creator_posts(rows)
+    return similar.prepare(creators).to_bytes() if creators else None
+
+
+def prepare_later(session: AsyncSession, agent: Agent) -> None:
+    """The agent's creators prepared by the ``agent.similar`` job once this transaction, which stored its
+    links, commits (not in it: on SQLite it holds the one write lock, ~1 s at 10,000 videos)."""
+    enqueue(session, SIMILAR_TASK, agent_id=agent.id)
+
+
+async def prepare_model(session: AsyncSession, agent_id: str) -> tuple[Links, bytes | None] | None:
+    """For the ``agent.similar`` job: the agent's links now and its creators prepared from them, as
+    bytes; None when the model kept is already of these links. The links are read before the videos,
+    and ``keep_model`` keeps nothing if they moved on meanwhile (a run stored more): a model never says
+    it was made from links it does not hold."""
+    links = await repository.links_changed_at(session, agent_id)
+    if await repository.similar_model_links(session, agent_id) == links:
+        return None
+    rows = await repository.creator_videos(session, agent_id)
+    return links, await asyncio.to_thread(_model_bytes, rows)  # CPU: off the worker's loop
+
+
+async def keep_model(
+    session: AsyncSession, agent_id: str, links: Links, model: bytes | None, now: datetime
+) -> bool:
+    """Keep what ``prepare_model`` made, unless the agent is gone or its links moved on meanwhile."""
+    if await repository.get_agent_any_team(session, agent_id) is None:
+        return False
+    if await repository.links_changed_at(session, agent_id) != links:
+        return False
+    await repository.keep_similar_model(session, agent_id, links, model, now)
+    return True

@@ -23,6 +23,7 @@ from reelscope.models import (
     AgentHashtag,
     AgentHook,
     AgentRun,
+    AgentSimilarModel,
     AgentSlideshow,
     AgentSound,
     AgentTrend,
@@ -710,3 +711,65 @@ async def creator_videos(session: AsyncSession, agent_id: str) -> Sequence[Any]:
         .order_by(Video.creator_id, Video.id)
     )
     return rows.all()
+
+
+# ids per statement of a read by many ids (below SQLite's and asyncpg's limits on parameters)
+IDS_PER_READ = 1_000
+
+
+async def creator_people(session: AsyncSession, creator_ids: Sequence[str]) -> list[Any]:
+    """The handle and followers of these creators (those the catalog has), by primary key."""
+    rows: list[Any] = []
+    for start in range(0, len(creator_ids), IDS_PER_READ):
+        chunk = creator_ids[start : start + IDS_PER_READ]
+        found = await session.execute(
+            select(Creator.id, Creator.handle, Creator.followers).where(Creator.id.in_(chunk))
+        )
+        rows += found.all()
+    return rows
+
+
+async def similar_model(session: AsyncSession, agent_id: str) -> Any:
+    """The agent's prepared creators as the ``agent.similar`` job kept them (``links_at``,
+    ``links_count``, ``model``), or None."""
+    columns = (AgentSimilarModel.links_at, AgentSimilarModel.links_count, AgentSimilarModel.model)
+    found = await session.execute(select(*columns).where(AgentSimilarModel.agent_id == agent_id))
+    return found.one_or_none()
+
+
+async def similar_model_links(session: AsyncSession, agent_id: str) -> tuple[datetime | None, int] | None:
+    """The links the agent's kept model was made from (its bytes not read); None when none is kept."""
+    row = (
+        await session.execute(
+            select(AgentSimilarModel.links_at, AgentSimilarModel.links_count).where(
+                AgentSimilarModel.agent_id == agent_id
+            )
+        )
+    ).one_or_none()
+    return None if row is None else (row[0], int(row[1]))
+
+
+async def agents_without_similar_model(session: AsyncSession, *, limit: int) -> list[str]:
+    """Agents (not deleted) with linked videos and no prepared creators kept, oldest first."""
+    kept = select(AgentSimilarModel.agent_id).where(AgentSimilarModel.agent_id == Agent.id)
+    linked = select(AgentVideo.agent_id).where(AgentVideo.agent_id == Agent.id)
+    rows = await session.scalars(
+        select(Agent.id)
+        .where(Agent.deleted_at.is_(None), ~kept.exists(), linked.exists())
+        .order_by(Agent.created_at, Agent.id)
+        .limit(limit)
+    )
+    return list(rows.all())
+
+
+async def keep_similar_model(
+    session: AsyncSession,
+    agent_id: str,
+    links: tuple[datetime | None, int],
+    model: bytes | None,
+    now: datetime,
+) -> None:
+    at, count = links
+    await session.merge(
+        AgentSimilarModel(agent_id=agent_id, links_at=at, links_count=count, model=model, built_at=now)
+    )

@@ -1,5 +1,6 @@
-"""Agent jobs: a run (made at creation), a scheduled run of a recurring agent, the run's analysis, and
-the hourly scan for breaking stories between runs (ADR 0032)."""
+"""Agent jobs: a run (made at creation), a scheduled run of a recurring agent, the run's analysis, the
+preparing of its creators for similar-creator questions (ADR 0056), and the hourly scan for breaking
+stories between runs (ADR 0032)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from huey import crontab
 
-from reelscope.agent import repository
+from reelscope.agent import affinity, repository
 from reelscope.agent import service as agent_service
 from reelscope.agent.autopilot import breaking
 from reelscope.agent.run import service as run_service
@@ -47,6 +48,36 @@ async def scheduled_run(ctx: TaskContext, *, agent_id: str, scheduled_for: str, 
 @task(agent_service.ANALYSIS_TASK)
 async def analysis(ctx: TaskContext, *, run_id: str, **_: Any) -> dict[str, Any]:
     return await run_service.analyse(ctx, run_id)
+
+
+@task(affinity.SIMILAR_TASK)
+async def similar(ctx: TaskContext, *, agent_id: str, **_: Any) -> dict[str, Any]:
+    """The agent's creators prepared (TF-IDF rows, sounds) from its links now and kept, so that no
+    similar-creators question prepares them (ADR 0056)."""
+    return {"agent_id": agent_id, **await _prepare_similar(ctx, agent_id)}
+
+
+@task(affinity.SIMILAR_SWEEP_TASK, periodic=crontab(minute="35"))
+async def similar_sweep(ctx: TaskContext) -> dict[str, int]:
+    """Agents with linked videos whose creators were never prepared (made before the ``agent.similar``
+    job, or its first message lost): a few prepared each hour, so that their questions stop preparing them."""
+    async with ctx.db.transaction(write=False) as session:
+        agent_ids = await repository.agents_without_similar_model(session, limit=affinity.SWEEP_AGENTS)
+    kept = [await _prepare_similar(ctx, agent_id) for agent_id in agent_ids]
+    return {"agents": len(agent_ids), "kept": sum(1 for k in kept if k["kept"])}
+
+
+async def _prepare_similar(ctx: TaskContext, agent_id: str) -> dict[str, Any]:
+    """Read in one transaction, kept in a short second one: on SQLite a write transaction holds the one
+    write lock, and preparing takes about a second at 10,000 linked videos."""
+    async with ctx.db.transaction(write=False, off_loop=True) as session:
+        made = await affinity.prepare_model(session, agent_id)
+    if made is None:
+        return {"kept": False, "reason": "already kept for these links"}
+    links, model = made
+    async with ctx.db.transaction() as session:
+        kept = await affinity.keep_model(session, agent_id, links, model, ctx.now())
+    return {"kept": kept, "links": links[1], "bytes": len(model or b"")}
 
 
 @task(breaking.SCAN_TASK, periodic=crontab(minute="15"))

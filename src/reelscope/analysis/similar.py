@@ -13,15 +13,24 @@ are. They are ranked best first (ties on the creator id), at most ``MAX_SIMILAR`
 with the given creator: hashtags, sounds, strongest common words. Fewer are returned when fewer are
 similar: the spec gives the list no length (§4.4, beta; not paged, §8.3), and rows padded on tier alone
 (issue 31) would be creators of anything.
+
+What is shared by every question about one set of creators — their TF-IDF rows, vocabulary and sounds —
+is ``prepare``d once (a job, ADR 0056) and kept as bytes (``Prepared.to_bytes``); who the creators are
+now (handle, followers, tier) is given apart (``Person``), read afresh. A question is array arithmetic
+over the prepared rows (``score``), then a ranking that needs to know only the creators a tier could
+still lift into the list (``rank``); numpy only, so a process answering it needs neither scikit-learn
+nor scipy (over a second and 0.4 s to import). ``similar_in`` is the two at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
+import orjson
 
 from reelscope.analysis.text import all_hashtags
 from reelscope.analysis.themes import Doc, terms_of
@@ -32,6 +41,16 @@ TIER_WEIGHT = 0.15
 # the most similar creators one answer holds (not paged, §8.3), and shared items listed per kind
 MAX_SIMILAR = 25
 SHARED_SHOWN = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """Who a creator is now: what an answer shows of them and the tier it compares."""
+
+    handle: str
+    followers: int | None
+    tier: str | None
+    tier_rank: int | None  # the tier's place in the nano…macro order
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,41 +82,117 @@ def _with_caption_tags(doc: Doc) -> Doc:
     return replace(doc, hashtags=all_hashtags(doc.hashtags, doc.text))
 
 
-def _tier_closeness(a: CreatorPosts, b: CreatorPosts) -> float:
-    if a.tier_rank is None or b.tier_rank is None:
-        return 0.0
-    gap = abs(a.tier_rank - b.tier_rank)
-    return 1.0 if gap == 0 else 0.5 if gap == 1 else 0.0
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Prepared:
-    """What every question about one set of creators shares: their TF-IDF bags as rows of one matrix
-    (l2-normalised, so a row product is the cosine), the vocabulary and each creator's sounds. Built
-    once per set (``prepare``); each ``similar_in`` is then one sparse row product and a pass over the
-    creators (an agent of 10,000 videos: ~0.5 s to prepare, milliseconds to ask, issue 33 item 4)."""
+    """What every question about one set of creators shares: their TF-IDF bags as the rows of one CSR
+    matrix (``indptr``, ``indices``, ``data``; l2-normalised, so a row product is the cosine), the
+    vocabulary, and each creator's platform, video count and sounds. Built by ``prepare`` (scikit-learn,
+    ~0.5 s for an agent of 10,000 videos), kept as bytes; each question is then one row product over
+    the nonzeros and a sort of the few best (issue 33 item 4)."""
 
-    creators: Sequence[CreatorPosts]
-    index: dict[str, int]
-    matrix: Any  # scipy CSR, creators × terms; None when no creator has a term
-    vocabulary: Any  # numpy array of the terms
+    creator_ids: list[str]
+    platforms: list[str]
+    video_counts: list[int]
+    indptr: npt.NDArray[np.int64]  # one more than the creators
+    indices: npt.NDArray[np.int32]  # the terms of each row in vocabulary order
+    data: npt.NDArray[np.float64]
+    vocabulary: list[str]
     sounds: list[frozenset[str]]
+    index: dict[str, int] = field(init=False)
+    _rows: npt.NDArray[np.int64] = field(init=False, repr=False)  # the row of each nonzero
+    _by_sound: dict[str, list[int]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "index", {cid: i for i, cid in enumerate(self.creator_ids)})
+        set_(self, "_rows", np.repeat(np.arange(len(self.creator_ids)), np.diff(self.indptr)))
+        by_sound: dict[str, list[int]] = {}
+        for i, sounds in enumerate(self.sounds):
+            for sound in sounds:
+                by_sound.setdefault(sound, []).append(i)
+        set_(self, "_by_sound", by_sound)
+
+    def row(self, i: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+        """The terms (vocabulary positions, ascending) and weights of creator ``i``."""
+        start, end = self.indptr[i], self.indptr[i + 1]
+        return self.indices[start:end], self.data[start:end]
+
+    def cosines(self, i: int) -> npt.NDArray[np.float64]:
+        """Every creator's cosine with creator ``i``: each nonzero times the target's weight of its term,
+        summed per row in the row's order (as scipy's sparse product sums them)."""
+        terms, weights = self.row(i)
+        target = np.zeros(len(self.vocabulary))
+        target[terms] = weights
+        products = self.data * target[self.indices]
+        sums = np.bincount(self._rows, weights=products, minlength=len(self.creator_ids))
+        return np.asarray(sums, dtype=np.float64)
+
+    def sharing_a_sound(self, i: int) -> set[int]:
+        return {j for sound in self.sounds[i] for j in self._by_sound[sound]}
+
+    def to_bytes(self) -> bytes:
+        """One blob: a JSON header (the strings, the arrays' lengths), then the arrays' raw bytes."""
+        header = orjson.dumps(
+            {
+                "creator_ids": self.creator_ids,
+                "platforms": self.platforms,
+                "video_counts": self.video_counts,
+                "vocabulary": self.vocabulary,
+                "sounds": [sorted(s) for s in self.sounds],
+                "nonzeros": len(self.data),
+            }
+        )
+        arrays = (
+            self.indptr.astype("<i8").tobytes()
+            + self.indices.astype("<i4").tobytes()
+            + self.data.astype("<f8").tobytes()
+        )
+        return len(header).to_bytes(8, "little") + header + arrays
+
+    @classmethod
+    def from_bytes(cls, blob: bytes) -> Prepared:
+        size = int.from_bytes(blob[:8], "little")
+        header = orjson.loads(blob[8 : 8 + size])
+        creators, nonzeros = len(header["creator_ids"]), header["nonzeros"]
+        at = 8 + size
+        indptr = np.frombuffer(blob, dtype="<i8", count=creators + 1, offset=at)
+        at += indptr.nbytes
+        indices = np.frombuffer(blob, dtype="<i4", count=nonzeros, offset=at)
+        at += indices.nbytes
+        data = np.frombuffer(blob, dtype="<f8", count=nonzeros, offset=at)
+        return cls(
+            creator_ids=header["creator_ids"],
+            platforms=header["platforms"],
+            video_counts=header["video_counts"],
+            indptr=indptr,
+            indices=indices,
+            data=data,
+            vocabulary=header["vocabulary"],
+            sounds=[frozenset(s) for s in header["sounds"]],
+        )
 
 
 def prepare(creators: Sequence[CreatorPosts]) -> Prepared:
     bags = _bags(creators)
-    matrix = None
-    vocabulary = np.array([], dtype=object)
+    indptr = np.zeros(len(creators) + 1, dtype=np.int64)
+    indices = np.array([], dtype=np.int32)
+    data = np.array([], dtype=np.float64)
+    vocabulary: list[str] = []
     if any(bags):
         from sklearn.feature_extraction.text import TfidfVectorizer  # at first use: see analysis.themes
 
         vectorizer = TfidfVectorizer(analyzer=_identity, sublinear_tf=True, norm="l2")
         matrix = vectorizer.fit_transform(bags).tocsr()
-        vocabulary = vectorizer.get_feature_names_out()
+        matrix.sort_indices()
+        indptr, indices, data = matrix.indptr.astype(np.int64), matrix.indices.astype(np.int32), matrix.data
+        vocabulary = [str(t) for t in vectorizer.get_feature_names_out()]
     return Prepared(
-        creators=creators,
-        index={c.creator_id: i for i, c in enumerate(creators)},
-        matrix=matrix,
+        creator_ids=[c.creator_id for c in creators],
+        platforms=[c.platform for c in creators],
+        video_counts=[len(c.videos) for c in creators],
+        indptr=indptr,
+        indices=indices,
+        data=data,
         vocabulary=vocabulary,
         sounds=[frozenset(d.sound_id for d in c.videos if d.sound_id) for c in creators],
     )
@@ -105,56 +200,114 @@ def prepare(creators: Sequence[CreatorPosts]) -> Prepared:
 
 def similar(target_id: str, creators: Sequence[CreatorPosts]) -> list[dict[str, Any]]:
     """The creators like ``target_id`` (which must be among ``creators``), most similar first."""
-    return similar_in(prepare(creators), target_id)
+    people = {
+        c.creator_id: Person(handle=c.handle, followers=c.followers, tier=c.tier, tier_rank=c.tier_rank)
+        for c in creators
+    }
+    return similar_in(prepare(creators), people, target_id)
 
 
-def similar_in(prepared: Prepared, target_id: str) -> list[dict[str, Any]]:
-    """``similar`` over creators prepared before; ``target_id`` must be among them."""
-    creators, matrix, vocabulary = prepared.creators, prepared.matrix, prepared.vocabulary
+@dataclass(frozen=True)
+class Scored:
+    """One question's scores before tiers (``score``): the text and sound parts of every creator, and
+    the creators alike enough to be among the best ``MAX_SIMILAR`` whatever their tier. Only those, and
+    the target, need to be known as they are now (``Person``) to rank them (``rank``)."""
+
+    index: int
+    text: npt.NDArray[np.float64]
+    sound_share: npt.NDArray[np.float64]
+    base: npt.NDArray[np.float64]  # the score without its tier part
+    contenders: list[int]
+    contender_ids: list[str]
+
+
+def score(prepared: Prepared, target_id: str) -> Scored:
+    """``target_id`` (among the prepared creators) against every other, before tiers."""
     index = prepared.index[target_id]
-    target = creators[index]
-    cosine = np.zeros(len(creators)) if matrix is None else (matrix @ matrix[index].T).toarray().ravel()
+    text = prepared.cosines(index)
     target_sounds = prepared.sounds[index]
-    scored: list[tuple[float, str, int, float, float, float, set[str]]] = []
-    for i, other in enumerate(creators):
-        if i == index:
-            continue
+    sound_share = np.zeros(len(text))
+    for i in prepared.sharing_a_sound(index):
         sounds = prepared.sounds[i]
-        text = float(cosine[i])
-        if text <= 0 and not (target_sounds and sounds and not target_sounds.isdisjoint(sounds)):
-            continue  # nothing posted in common
-        union = target_sounds | sounds
-        sound_share = len(target_sounds & sounds) / len(union) if union else 0.0
-        tier = _tier_closeness(target, other)
-        score = TEXT_WEIGHT * text + SOUND_WEIGHT * sound_share + TIER_WEIGHT * tier
-        if score > 0:
-            scored.append((-score, other.creator_id, i, text, sound_share, tier, set(target_sounds & sounds)))
+        sound_share[i] = len(target_sounds & sounds) / len(target_sounds | sounds)
+    base = TEXT_WEIGHT * text + SOUND_WEIGHT * sound_share
+    # nothing posted in common (no term, no sound): not similar, whatever the tier
+    alike = (text > 0) | (sound_share > 0)
+    alike[index] = False
+    contenders = np.flatnonzero(alike)
+    if len(contenders) > MAX_SIMILAR:
+        # a tier adds at most TIER_WEIGHT, and never lowers a score: whoever is further than that below
+        # the MAX_SIMILAR-th best score without tiers stays below the MAX_SIMILAR best with them
+        at = len(contenders) - MAX_SIMILAR
+        floor = np.partition(base[contenders], at)[at]
+        contenders = contenders[base[contenders] + TIER_WEIGHT >= floor]
+    chosen = [int(i) for i in contenders]
+    return Scored(
+        index=index,
+        text=text,
+        sound_share=sound_share,
+        base=base,
+        contenders=chosen,
+        contender_ids=[prepared.creator_ids[i] for i in chosen],
+    )
+
+
+def similar_in(
+    prepared: Prepared, people: Mapping[str, Person | None], target_id: str
+) -> list[dict[str, Any]]:
+    """``similar`` over creators prepared before, as ``people`` are now; ``target_id`` must be among
+    them."""
+    return rank(prepared, score(prepared, target_id), people)
+
+
+def rank(prepared: Prepared, scored: Scored, people: Mapping[str, Person | None]) -> list[dict[str, Any]]:
+    """The best of ``scored``'s contenders with their tiers as ``people`` (holding at least the target
+    and the contenders; absent or None: unknown) says, and what each shares with the target."""
+    index, text, sound_share = scored.index, scored.text, scored.sound_share
+    target_sounds = prepared.sounds[index]
+    target = people.get(prepared.creator_ids[index])
+    target_rank = None if target is None else target.tier_rank
+    ranked_by: list[tuple[float, str, int, float]] = []
+    for i, creator_id in zip(scored.contenders, scored.contender_ids, strict=True):
+        person = people.get(creator_id)
+        # tier closeness: 1 for the same tier, 0.5 for the next one, 0 otherwise or unknown
+        tier = 0.0
+        if target_rank is not None and person is not None and person.tier_rank is not None:
+            gap = abs(person.tier_rank - target_rank)
+            tier = 1.0 if gap == 0 else 0.5 if gap == 1 else 0.0
+        total = float(scored.base[i] + TIER_WEIGHT * tier)
+        if total > 0:
+            ranked_by.append((-total, creator_id, i, tier))
+    best = sorted(ranked_by)[:MAX_SIMILAR]
+    target_terms, target_weights = prepared.row(index)
     found: list[dict[str, Any]] = []
-    # what is shared, for the best only: the common terms that weigh most for both creators
-    for negative, _, i, text, sound_share, tier, shared_sounds in sorted(scored)[:MAX_SIMILAR]:
-        other = creators[i]
-        ranked: list[str] = []
-        if matrix is not None:
-            # the terms both use, heaviest product first (ties in vocabulary order): the nonzeros
-            # alone, not the whole vocabulary
-            shared = matrix[index].multiply(matrix[i]).tocoo()
-            order = np.lexsort((shared.col, -shared.data))
-            ranked = [str(vocabulary[shared.col[j]]) for j in order if shared.data[j] > 0]
+    for negative, creator_id, i, closeness in best:
+        person = people.get(creator_id)
+        # what is shared: the terms both use, heaviest product first (ties in vocabulary order)
+        terms, weights = prepared.row(i)
+        common, mine, theirs = np.intersect1d(target_terms, terms, assume_unique=True, return_indices=True)
+        product = target_weights[mine] * weights[theirs]
+        ranked = [prepared.vocabulary[common[j]] for j in np.lexsort((common, -product)) if product[j] > 0]
+        shared_sounds = target_sounds & prepared.sounds[i]
         found.append(
             {
-                "creator_id": other.creator_id,
-                "handle": other.handle,
-                "platform": other.platform,
-                "follower_count": other.followers,
-                "tier": other.tier,
-                "video_count": len(other.videos),
+                "creator_id": creator_id,
+                "handle": person.handle if person else "",
+                "platform": prepared.platforms[i],
+                "follower_count": person.followers if person else None,
+                "tier": person.tier if person else None,
+                "video_count": prepared.video_counts[i],
                 "score": round(-negative, 4),
-                "components": {"text": round(text, 4), "sounds": round(sound_share, 4), "tier": tier},
+                "components": {
+                    "text": round(float(text[i]), 4),
+                    "sounds": round(float(sound_share[i]), 4),
+                    "tier": closeness,
+                },
                 "shared": {
                     "hashtags": [t[1:] for t in ranked if t.startswith("#")][:SHARED_SHOWN],
                     "words": [t for t in ranked if not t.startswith("#")][:SHARED_SHOWN],
                     "sound_ids": sorted(shared_sounds)[:SHARED_SHOWN],
-                    "same_tier": tier == 1.0,
+                    "same_tier": closeness == 1.0,
                 },
             }
         )

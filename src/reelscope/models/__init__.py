@@ -17,6 +17,7 @@ from reelscope.models.agent import AgentEvent as AgentEvent
 from reelscope.models.agent import AgentHashtag as AgentHashtag
 from reelscope.models.agent import AgentHook as AgentHook
 from reelscope.models.agent import AgentRun as AgentRun
+from reelscope.models.agent import AgentSimilarModel as AgentSimilarModel
 from reelscope.models.agent import AgentSlideshow as AgentSlideshow
 from reelscope.models.agent import AgentSound as AgentSound
 from reelscope.models.agent import AgentTrend as AgentTrend

@@ -19,6 +19,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -282,6 +283,21 @@ Index(
     AgentHook.views.desc(),
     AgentHook.video_id,
 )
+
+
+class AgentSimilarModel(Base):
+    """An agent's creators prepared for ``/creators/{id}/similar`` (``analysis.similar.Prepared`` as
+    bytes), made by the ``agent.similar`` job after a run stores its links (ADR 0056). ``links_at`` and
+    ``links_count`` are the agent's links it was made from (``repository.links_changed_at``): a question
+    asked when they differ does not use it."""
+
+    __tablename__ = "agent_similar_models"
+
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"), primary_key=True)
+    links_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    links_count: Mapped[int] = mapped_column(Integer)
+    model: Mapped[bytes | None] = mapped_column(LargeBinary)  # None: no linked video has a creator
+    built_at: Mapped[datetime] = mapped_column(UtcDateTime)
 
 
 class AgentTrend(Base):

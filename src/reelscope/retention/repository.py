@@ -27,6 +27,7 @@ from reelscope.models import (
     AgentHashtag,
     AgentHook,
     AgentRun,
+    AgentSimilarModel,
     AgentSlideshow,
     AgentSound,
     AgentTrend,
@@ -209,6 +210,7 @@ AGENT_TABLES: tuple[AgentTable, ...] = (
     (AgentSound, AgentSound.sound_id),
     (AgentHashtag, AgentHashtag.hashtag),
     (AgentHook, AgentHook.video_id),
+    (AgentSimilarModel, AgentSimilarModel.agent_id),  # one row: the agent's prepared creators
     (AgentTrend, AgentTrend.id),
     (AgentChange, AgentChange.id),
     (AgentActivity, AgentActivity.id),

@@ -269,6 +269,7 @@ async def _store(
         )
     await session.flush()
     await refresh_analytics(session, agent, found_outliers, now)
+    agent_affinity.prepare_later(session, agent)
     # §4.4: after each run of a recurring agent, the autopilot's changes (or proposals)
     facts = autopilot_service.run_facts([record for record, _ in filtered.videos], found_by_keyword(results))
     await autopilot_service.after_run(session, agent, run.id, facts, now)
