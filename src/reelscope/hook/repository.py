@@ -663,7 +663,7 @@ async def _library_walk(
 
     Within the filters a hook is used no more often, and scored no better, than within the scope; so once
     the page's end has that many hooks placed before the next kept row not yet read, no later row can
-    come before them: the page is final (a threshold walk). The rows read double until it is, up to
+    come before them: the page is final (a threshold walk). The rows read grow fourfold until it is, up to
     ``LIBRARY_WALK_MAX``; the total counts the scope's hooks with a hook matching, up to
     ``library_total_cap``, among as many rows. None when those do not settle it (few hooks match among
     many, or the page is too deep): the caller aggregates the matching hooks."""
@@ -681,6 +681,8 @@ async def _library_walk(
         kept.append(HookLibrary.max_views >= filters["min_views"])
     end = offset + limit
     wanted = min(max(LIBRARY_WALK_START * end, 100), most)
+    if most <= 2 * wanted:  # a small scope is read whole at once
+        wanted = most
     while True:
         # the figures of the first ``wanted`` kept rows and, as a marker, the next kept row's own (an
         # upper bound of its figures within the filters), ordered together by the database, so words
@@ -690,7 +692,9 @@ async def _library_walk(
             break
         if wanted >= most:
             return None
-        wanted = min(2 * wanted, most)
+        wanted = min(4 * wanted, most)
+    if len(ordered) <= end:  # no marker and no row past the page: every kept row read, all there is
+        return ordered[offset:end], len(ordered)
     # with one filter of the scope's kind, min_views is the rest of them: the kept rows left are the
     # matching ones; with two, each kept row is looked up
     cap = library_total_cap(limit, offset)
