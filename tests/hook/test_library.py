@@ -42,6 +42,7 @@ OPENINGS = (
 WORDS = ("creatine", "pasta", "sourdough", "budget", "skincare", "Creatine", "coffee", "matcha")
 TAGS = ("#fitness", "#gym", "#recipe", "#foodtok", "#skit", "#finance", "#tech", "")
 LANGUAGES = ("en", "es", "pt", None)
+SERVED_WALK_MAX = hook_repository.LIBRARY_WALK_MAX
 CREATORS = tuple(CreatorRecord(platform=p, handle=f"maker{i}") for i in range(6) for p in Platform)
 
 
@@ -127,13 +128,18 @@ def expected_rows(rows: Any) -> list[tuple[Any, ...]]:
 
 class TestLibraryAsTheAggregate:
     @pytest.mark.parametrize(
-        ("walk_max", "many"),
+        ("walk_max", "many", "few"),
         [
-            (hook_repository.LIBRARY_WALK_MAX, hook_repository.LIBRARY_MANY),  # as served
-            (hook_repository.LIBRARY_WALK_MAX, 3),  # totals past the count's cap
-            (12, hook_repository.LIBRARY_MANY),  # walks cut short: lower totals, or the aggregate
+            (
+                hook_repository.LIBRARY_WALK_MAX,
+                hook_repository.LIBRARY_MANY,
+                hook_repository.LIBRARY_FEW_HOOKS,
+            ),
+            (hook_repository.LIBRARY_WALK_MAX, hook_repository.LIBRARY_MANY, 0),  # min_views walked too
+            (hook_repository.LIBRARY_WALK_MAX, 3, 0),  # totals past the count's cap
+            (12, hook_repository.LIBRARY_MANY, 0),  # walks cut short: lower totals, or the aggregate
         ],
-        ids=["as_served", "few_counted", "short_walks"],
+        ids=["as_served", "walks", "few_counted", "short_walks"],
     )
     async def test_random_filters_sorts_and_pages(
         self,
@@ -142,10 +148,12 @@ class TestLibraryAsTheAggregate:
         monkeypatch: pytest.MonkeyPatch,
         walk_max: int,
         many: int,
+        few: int,
     ) -> None:
         monkeypatch.setattr(hook_repository, "LIBRARY_WALK_MAX", walk_max)
         monkeypatch.setattr(hook_repository, "LIBRARY_MANY", many)
-        rng = random.Random(SEED + walk_max + many)
+        monkeypatch.setattr(hook_repository, "LIBRARY_FEW_HOOKS", few)
+        rng = random.Random(SEED + walk_max + many + few)
         for _ in range(60):
             filters = random_filters(rng)
             sort = rng.choice(("usage_count", "weighted_score"))
@@ -157,7 +165,7 @@ class TestLibraryAsTheAggregate:
             assert shown(got.data) == expected_rows(rows), case
             total = got.pagination.total
             cap = max(many, offset + limit + 1)
-            if walk_max == hook_repository.LIBRARY_WALK_MAX:  # every walk reads its whole scope here
+            if walk_max == SERVED_WALK_MAX:  # every walk reads its whole scope here
                 assert total == min(everything, cap), case
             else:  # §8.3: a total can be too low, never past the page's end while rows follow
                 assert min(everything, offset + limit + 1) <= total <= min(everything, cap), case

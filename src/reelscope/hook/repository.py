@@ -566,8 +566,10 @@ LIBRARY_MANY = 5000
 # them has few hooks matching among many (or a page this deep), which the aggregate of the matching hooks
 # answers instead (ADR 0057)
 LIBRARY_WALK_MAX = 20_000
-# the kept rows a walk reads first, per row of the page's end (then twice as many each time)
+# the kept rows a walk reads first, per row of the page's end (then four times as many each time)
 LIBRARY_WALK_START = 4
+# fewer hooks than this over a library's min_views are aggregated instead of walked (ADR 0057)
+LIBRARY_FEW_HOOKS = 5000
 
 
 def library_total_cap(limit: int, offset: int) -> int:
@@ -641,11 +643,12 @@ async def library(
 
 
 async def _few_over_min_views(session: AsyncSession, min_views: int | None) -> bool:
-    """Whether fewer than ``LIBRARY_MANY`` hooks have ``min_views`` views or more (``ix_hooks_views``)."""
-    if min_views is None:
+    """Whether fewer than ``LIBRARY_FEW_HOOKS`` hooks have ``min_views`` views or more (ix_hooks_views)."""
+    if min_views is None or LIBRARY_FEW_HOOKS == 0:
         return False
-    over = select(Hook.seq).where(Hook.views >= min_views).limit(LIBRARY_MANY).subquery()
-    return int((await session.execute(select(func.count()).select_from(over))).scalar_one()) < LIBRARY_MANY
+    over = select(Hook.seq).where(Hook.views >= min_views).limit(LIBRARY_FEW_HOOKS).subquery()
+    found = int((await session.execute(select(func.count()).select_from(over))).scalar_one())
+    return found < LIBRARY_FEW_HOOKS
 
 
 async def _kept_rows(session: AsyncSession, kept: Sequence[ColumnElement[bool]], most: int) -> int:
