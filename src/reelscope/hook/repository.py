@@ -809,16 +809,20 @@ async def library_from_hooks(
         ).group_by(Hook.text_key, Hook.hook_type),
         filters,
     )
-    if by_views:  # a list of rows for SQLite's planner, which would otherwise walk a whole index
+    if by_views and session.get_bind().dialect.name == "sqlite":
+        # a list of rows for SQLite's planner, which would otherwise walk a whole index (PostgreSQL's
+        # statistics lead it to ix_hooks_views already; there the list would read those hooks twice)
         stmt = stmt.where(Hook.seq.in_(select(Hook.seq).where(Hook.views >= filters["min_views"])))
-    total = (await session.execute(select(func.count()).select_from(stmt.subquery()))).scalar_one()
     if sort == "weighted_score":
         order: list[Any] = [best.is_(None), best.desc(), func.count().desc()]
     else:
         order = [func.count().desc(), best.is_(None), best.desc()]
-    rows = (
-        await session.execute(
-            stmt.order_by(*order, Hook.text_key, Hook.hook_type).limit(limit).offset(offset)
-        )
-    ).all()
+    # the page and, in each of its rows, how many rows there are: the matching hooks grouped once
+    paged = stmt.add_columns(func.count().over().label("total")).order_by(
+        *order, Hook.text_key, Hook.hook_type
+    )
+    rows = (await session.execute(paged.limit(limit).offset(offset))).all()
+    if rows:
+        return rows, int(rows[0].total)
+    total = (await session.execute(select(func.count()).select_from(stmt.subquery()))).scalar_one()
     return rows, int(total)
