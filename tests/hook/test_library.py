@@ -151,6 +151,8 @@ class TestLibraryAsTheAggregate:
         few: int,
     ) -> None:
         monkeypatch.setattr(hook_repository, "LIBRARY_WALK_MAX", walk_max)
+        lookups = min(walk_max, hook_repository.LIBRARY_COUNT_LOOKUPS)
+        monkeypatch.setattr(hook_repository, "LIBRARY_COUNT_LOOKUPS", lookups)
         monkeypatch.setattr(hook_repository, "LIBRARY_MANY", many)
         monkeypatch.setattr(hook_repository, "LIBRARY_FEW_HOOKS", few)
         rng = random.Random(SEED + walk_max + many + few)

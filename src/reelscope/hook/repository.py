@@ -570,6 +570,9 @@ LIBRARY_WALK_MAX = 20_000
 LIBRARY_WALK_START = 4
 # fewer hooks than this over a library's min_views are aggregated instead of walked (ADR 0057)
 LIBRARY_FEW_HOOKS = 5000
+# a walk's total looks up at most this many kept rows' hooks (with two filters of platform, category,
+# language and visual_hook_type): about 5 us each on SQLite at 1M hooks
+LIBRARY_COUNT_LOOKUPS = 5000
 
 
 def library_total_cap(limit: int, offset: int) -> int:
@@ -668,8 +671,9 @@ async def _library_walk(
     the page's end has that many hooks placed before the next kept row not yet read, no later row can
     come before them: the page is final (a threshold walk). The rows read grow fourfold until it is, up to
     ``LIBRARY_WALK_MAX``; the total counts the scope's hooks with a hook matching, up to
-    ``library_total_cap``, among as many rows. None when those do not settle it (few hooks match among
-    many, or the page is too deep): the caller aggregates the matching hooks."""
+    ``library_total_cap``, among as many rows (``LIBRARY_COUNT_LOOKUPS`` when each is looked up). None
+    when those do not settle it (few hooks match among many, or the page is too deep): the caller
+    aggregates the matching hooks."""
     conditions = _conditions(filters)
     scopes = _library_scopes(filters) or [ALL]
     kept_type = [HookLibrary.hook_type == filters["hook_type"]] if filters.get("hook_type") else []
@@ -701,8 +705,10 @@ async def _library_walk(
     # with one filter of the scope's kind, min_views is the rest of them: the kept rows left are the
     # matching ones; with two, each kept row is looked up
     cap = library_total_cap(limit, offset)
-    total = await _matching_kept(session, kept, conditions if len(scopes) > 1 else None, cap)
-    if sizes[scope] <= LIBRARY_WALK_MAX or total >= cap:  # every matching row counted, or cap reached
+    looked_up = conditions if len(scopes) > 1 else None
+    counted = LIBRARY_WALK_MAX if looked_up is None else LIBRARY_COUNT_LOOKUPS
+    total = await _matching_kept(session, kept, looked_up, cap, counted)
+    if sizes[scope] <= counted or total >= cap:  # every matching row counted, or cap reached
         return ordered[offset:end], total
     # fewer than cap matching among the rows counted, more rows beyond them: a lower bound past the
     # page's end (the walk met a row past it), as §8.3 allows ("total can be too low")
@@ -718,11 +724,11 @@ async def _matching_kept(
     kept: Sequence[ColumnElement[bool]],
     conditions: Sequence[ColumnElement[bool]] | None,
     cap: int,
+    rows_read: int,
 ) -> int:
-    """How many of the first ``LIBRARY_WALK_MAX`` kept rows meeting ``kept`` have a hook meeting
-    ``conditions`` (one seek of ``ix_hooks_library_group`` each; None: every row), counted up to
-    ``cap``."""
-    rows = select(HookLibrary.text_key, HookLibrary.hook_type).where(*kept).limit(LIBRARY_WALK_MAX).subquery()
+    """How many of the first ``rows_read`` kept rows meeting ``kept`` have a hook meeting ``conditions``
+    (one seek of ``ix_hooks_library_group`` each; None: every row), counted up to ``cap``."""
+    rows = select(HookLibrary.text_key, HookLibrary.hook_type).where(*kept).limit(rows_read).subquery()
     matching = select(literal(1)).select_from(rows)
     if conditions is not None:
         # a subquery run for each row: PostgreSQL's planner turned EXISTS into a hash join of every hook
