@@ -568,8 +568,9 @@ LIBRARY_MANY = 5000
 LIBRARY_WALK_MAX = 20_000
 # the kept rows a walk reads first, per row of the page's end (then four times as many each time)
 LIBRARY_WALK_START = 4
-# fewer hooks than this over a library's min_views are aggregated instead of walked (ADR 0057)
-LIBRARY_FEW_HOOKS = 5000
+# a library whose min_views, or one of whose filters of LIBRARY_FACETS, fewer hooks than this meet is
+# aggregated from those hooks instead of walked (ADR 0057)
+LIBRARY_FEW_HOOKS = 10_000
 # a walk's total looks up at most this many kept rows' hooks (with two filters of platform, category,
 # language and visual_hook_type): about 5 us each on SQLite at 1M hooks
 LIBRARY_COUNT_LOOKUPS = 5000
@@ -616,8 +617,8 @@ async def library(
     scope = library_scope_of(filters)
     cap = library_total_cap(limit, offset)
     if scope is None:
-        if await _few_over_min_views(session, filters.get("min_views")):
-            rows, total = await library_from_hooks(session, filters, sort, limit, offset, by_views=True)
+        if (few := await _few_hooks(session, filters)) is not None:
+            rows, total = await library_from_hooks(session, filters, sort, limit, offset, among=few)
             return rows, min(total, cap)
         walked = await _library_walk(session, filters, sort, limit, offset)
         if walked is not None:
@@ -645,13 +646,22 @@ async def library(
     return rows, int(total)
 
 
-async def _few_over_min_views(session: AsyncSession, min_views: int | None) -> bool:
-    """Whether fewer than ``LIBRARY_FEW_HOOKS`` hooks have ``min_views`` views or more (ix_hooks_views)."""
-    if min_views is None or LIBRARY_FEW_HOOKS == 0:
-        return False
-    over = select(Hook.seq).where(Hook.views >= min_views).limit(LIBRARY_FEW_HOOKS).subquery()
-    found = int((await session.execute(select(func.count()).select_from(over))).scalar_one())
-    return found < LIBRARY_FEW_HOOKS
+async def _few_hooks(session: AsyncSession, filters: dict[str, Any]) -> ColumnElement[bool] | None:
+    """One filter of ``filters`` (min_views, or one of ``LIBRARY_FACETS``) that fewer than
+    ``LIBRARY_FEW_HOOKS`` hooks meet, each counted up to that many on its index (``ix_hooks_views``,
+    ``ix_hooks_<facet>_rank``); None when each is met by more."""
+    if LIBRARY_FEW_HOOKS == 0:
+        return None
+    candidates: list[ColumnElement[bool]] = []
+    if filters.get("min_views") is not None:
+        candidates.append(Hook.views >= filters["min_views"])
+    candidates += [getattr(Hook, f) == filters[f] for f in LIBRARY_FACETS if filters.get(f) is not None]
+    for condition in candidates:
+        over = select(Hook.seq).where(condition).limit(LIBRARY_FEW_HOOKS).subquery()
+        met = int((await session.execute(select(func.count()).select_from(over))).scalar_one())
+        if met < LIBRARY_FEW_HOOKS:
+            return condition
+    return None
 
 
 async def _kept_rows(session: AsyncSession, kept: Sequence[ColumnElement[bool]], most: int) -> int:
@@ -797,11 +807,11 @@ async def library_from_hooks(
     limit: int,
     offset: int,
     *,
-    by_views: bool = False,
+    among: ColumnElement[bool] | None = None,
 ) -> tuple[Sequence[Any], int]:
     """The library aggregated from the hooks meeting ``filters``, and how many rows it has (exactly):
-    what every other way of reading it must equal (tests/hook). ``by_views``: the hooks read through
-    ``ix_hooks_views`` (those over ``min_views``, when they are few), whatever else the filters name."""
+    what every other way of reading it must equal (tests/hook). ``among``: one of the filters, which few
+    hooks meet, whose index the hooks are read through whatever else the filters name."""
     best = func.max(Hook.weighted_score)
     stmt = _filtered(
         select(
@@ -815,10 +825,11 @@ async def library_from_hooks(
         ).group_by(Hook.text_key, Hook.hook_type),
         filters,
     )
-    if by_views and session.get_bind().dialect.name == "sqlite":
-        # a list of rows for SQLite's planner, which would otherwise walk a whole index (PostgreSQL's
-        # statistics lead it to ix_hooks_views already; there the list would read those hooks twice)
-        stmt = stmt.where(Hook.seq.in_(select(Hook.seq).where(Hook.views >= filters["min_views"])))
+    if among is not None and session.get_bind().dialect.name == "sqlite":
+        # a list of rows for SQLite's planner, which would otherwise walk a whole index in the groups'
+        # order (PostgreSQL's statistics lead it to that filter's index already; there the list would
+        # read those hooks twice)
+        stmt = stmt.where(Hook.seq.in_(select(Hook.seq).where(among)))
     if sort == "weighted_score":
         order: list[Any] = [best.is_(None), best.desc(), func.count().desc()]
     else:
