@@ -566,8 +566,10 @@ LIBRARY_MANY = 5000
 # them has few hooks matching among many (or a page this deep), which the aggregate of the matching hooks
 # answers instead (ADR 0057)
 LIBRARY_WALK_MAX = 20_000
-# the kept rows a walk reads first, per row of the page's end (then four times as many each time)
+# the kept rows a walk reads first, per row of the page's end, and at least (then four times as many
+# each time)
 LIBRARY_WALK_START = 4
+LIBRARY_WALK_LEAST = 100
 # a library whose min_views, or one of whose filters of LIBRARY_FACETS, fewer hooks than this meet is
 # aggregated from those hooks instead of walked (ADR 0057)
 LIBRARY_FEW_HOOKS = 10_000
@@ -697,7 +699,7 @@ async def _library_walk(
     if filters.get("min_views") is not None:  # a row whose hooks all have fewer views has none matching
         kept.append(HookLibrary.max_views >= filters["min_views"])
     end = offset + limit
-    wanted = min(max(LIBRARY_WALK_START * end, 100), most)
+    wanted = min(max(LIBRARY_WALK_START * end, LIBRARY_WALK_LEAST), most)
     if most <= 2 * wanted:  # a small scope is read whole at once
         wanted = most
     while True:
