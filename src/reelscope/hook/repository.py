@@ -689,12 +689,12 @@ async def _library_walk(
     conditions = _conditions(filters)
     scopes = _library_scopes(filters) or [ALL]
     kept_type = [HookLibrary.hook_type == filters["hook_type"]] if filters.get("hook_type") else []
-    # each scope's rows counted up to one past the most a walk reads; the one with the fewest is walked
-    sizes = {
-        s: await _kept_rows(session, [HookLibrary.scope == s, *kept_type], LIBRARY_WALK_MAX + 1)
-        for s in scopes
-    }
-    scope = min(scopes, key=lambda s: sizes[s])
+    # each scope's rows counted up to one past the most a walk reads; the one with the fewest is walked,
+    # (without the hook_type, which is no prefix of an index: a bound of the rows of that type)
+    sizes = {s: await _kept_rows(session, [HookLibrary.scope == s], LIBRARY_WALK_MAX + 1) for s in scopes}
+    # ties (more rows than a walk reads, in each) to the filter of the most values: the fewest hooks
+    # met, likely (a language before a platform)
+    scope = min(reversed(scopes), key=lambda s: sizes[s])
     kept, most = [HookLibrary.scope == scope, *kept_type], min(sizes[scope], LIBRARY_WALK_MAX)
     if filters.get("min_views") is not None:  # a row whose hooks all have fewer views has none matching
         kept.append(HookLibrary.max_views >= filters["min_views"])
