@@ -568,7 +568,7 @@ class TestKeptLists:
     ) -> None:
         query = hook_service.LibraryQuery(**params)
         async with runtime.db.transaction(write=False) as session:
-            rows, total = await hook_repository._library_from_hooks(
+            rows, total = await hook_repository.library_from_hooks(
                 session, hook_service._filters(query), query.sort.value, 100, 0
             )
         expected = [(r.text, r.hook_type, r.usage_count, r.max_views, r.platform_count) for r in rows]

@@ -29,6 +29,7 @@ from sqlalchemy import (
     select,
     text,
     true,
+    union_all,
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
@@ -561,33 +562,74 @@ async def _best_hooks(
 # paging until has_next_page is false never stops early (§8.3: a hook list's "total can be too low";
 # ADR 0038). Counting them all is counting the catalog's distinct hooks.
 LIBRARY_MANY = 5000
+# a library walk (below) reads at most this many kept rows of its scope; a list it cannot answer within
+# them has few hooks matching among many (or a page this deep), which the aggregate of the matching hooks
+# answers instead (ADR 0057)
+LIBRARY_WALK_MAX = 20_000
+# the kept rows a walk reads first, per row of the page's end, and at least (then four times as many
+# each time)
+LIBRARY_WALK_START = 4
+LIBRARY_WALK_LEAST = 100
+# a library whose min_views, or one of whose filters of LIBRARY_FACETS, fewer hooks than this meet is
+# aggregated from those hooks instead of walked (ADR 0057)
+LIBRARY_FEW_HOOKS = 10_000
+# a walk's total looks up at most this many kept rows' hooks (with two filters of platform, category,
+# language and visual_hook_type): about 5 us each on SQLite at 1M hooks
+LIBRARY_COUNT_LOOKUPS = 5000
+
+
+def library_total_cap(limit: int, offset: int) -> int:
+    return max(LIBRARY_MANY, offset + limit + 1)
 
 
 def library_scope_of(filters: dict[str, Any]) -> str | None:
     """The hook_library scope that answers a list with these filters: ``all``, or the one filter of
     ``LIBRARY_FACETS`` it has; None when it has two of them or ``min_views`` (read from the hooks)."""
-    given = [(facet, filters[facet]) for facet in LIBRARY_FACETS if filters.get(facet) is not None]
+    given = _library_scopes(filters)
     if filters.get("min_views") is not None or len(given) > 1:
         return None
-    return library_scope(*given[0]) if given else ALL
+    return given[0] if given else ALL
+
+
+def _library_scopes(filters: dict[str, Any]) -> list[str]:
+    return [
+        library_scope(facet, filters[facet]) for facet in LIBRARY_FACETS if filters.get(facet) is not None
+    ]
+
+
+def _library_order(sort: str, columns: Any) -> list[Any]:
+    """The library's order over ``columns`` (``usage_count``, ``best_rank``, ``text_key``, ``hook_type``):
+    by usage (default) or best score, ties by words, then type (ix_hook_library_usage, _best)."""
+    if sort == "weighted_score":
+        first = [columns.best_rank.desc(), columns.usage_count.desc()]
+    else:
+        first = [columns.usage_count.desc(), columns.best_rank.desc()]
+    return [*first, columns.text_key, columns.hook_type]
 
 
 async def library(
     session: AsyncSession, filters: dict[str, Any], sort: str, limit: int, offset: int
 ) -> tuple[Sequence[Any], int]:
     """Distinct hooks (one per text and type) with how many catalog videos use them, their best
-    weighted score and the text of the best-scored one: from ``hook_library`` for the filters that have
-    a scope there (a walk of one index), else aggregated from the hooks that match."""
+    weighted score and the text of the best-scored one, and how many there are up to
+    ``library_total_cap``. From ``hook_library`` for the filters that have a scope there (a walk of one
+    index); else (two of ``LIBRARY_FACETS``, or ``min_views``; ADR 0057) aggregated from the hooks over
+    ``min_views`` when they are few, or by a walk of the kept rows of the narrowest scope the filters
+    name (``_library_walk``), or, when neither settles it, aggregated from the hooks that match."""
     scope = library_scope_of(filters)
+    cap = library_total_cap(limit, offset)
     if scope is None:
-        return await _library_from_hooks(session, filters, sort, limit, offset)
+        if (few := await _few_hooks(session, filters)) is not None:
+            rows, total = await library_from_hooks(session, filters, sort, limit, offset, among=few)
+            return rows, min(total, cap)
+        walked = await _library_walk(session, filters, sort, limit, offset)
+        if walked is not None:
+            return walked
+        rows, total = await library_from_hooks(session, filters, sort, limit, offset)
+        return rows, min(total, cap)
     conditions = [HookLibrary.scope == scope]
     if filters.get("hook_type") is not None:
         conditions.append(HookLibrary.hook_type == filters["hook_type"])
-    if sort == "weighted_score":
-        order: list[Any] = [HookLibrary.best_rank.desc(), HookLibrary.usage_count.desc()]
-    else:
-        order = [HookLibrary.usage_count.desc(), HookLibrary.best_rank.desc()]
     stmt = select(
         HookLibrary.text,
         HookLibrary.text_key,
@@ -598,19 +640,180 @@ async def library(
         HookLibrary.platform_count,
     ).where(*conditions)
     rows = (
-        await session.execute(
-            stmt.order_by(*order, HookLibrary.text_key, HookLibrary.hook_type).limit(limit).offset(offset)
-        )
+        await session.execute(stmt.order_by(*_library_order(sort, HookLibrary)).limit(limit).offset(offset))
     ).all()
     counted = select(literal(1)).select_from(HookLibrary).where(*conditions)
-    capped = counted.limit(max(LIBRARY_MANY, offset + limit + 1)).subquery()
+    capped = counted.limit(cap).subquery()
     total = (await session.execute(select(func.count()).select_from(capped))).scalar_one()
     return rows, int(total)
 
 
-async def _library_from_hooks(
+async def _few_hooks(session: AsyncSession, filters: dict[str, Any]) -> ColumnElement[bool] | None:
+    """One filter of ``filters`` (min_views, or one of ``LIBRARY_FACETS``) that fewer than
+    ``LIBRARY_FEW_HOOKS`` hooks meet, each counted up to that many on its index (``ix_hooks_views``,
+    ``ix_hooks_<facet>_rank``); None when each is met by more."""
+    if LIBRARY_FEW_HOOKS == 0:
+        return None
+    candidates: list[ColumnElement[bool]] = []
+    if filters.get("min_views") is not None:
+        candidates.append(Hook.views >= filters["min_views"])
+    candidates += [getattr(Hook, f) == filters[f] for f in LIBRARY_FACETS if filters.get(f) is not None]
+    for condition in candidates:
+        over = select(Hook.seq).where(condition).limit(LIBRARY_FEW_HOOKS).subquery()
+        met = int((await session.execute(select(func.count()).select_from(over))).scalar_one())
+        if met < LIBRARY_FEW_HOOKS:
+            return condition
+    return None
+
+
+async def _kept_rows(session: AsyncSession, kept: Sequence[ColumnElement[bool]], most: int) -> int:
+    """How many kept rows meet ``kept``, counted up to ``most``."""
+    capped = select(literal(1)).select_from(HookLibrary).where(*kept).limit(most).subquery()
+    return int((await session.execute(select(func.count()).select_from(capped))).scalar_one())
+
+
+async def _library_walk(
     session: AsyncSession, filters: dict[str, Any], sort: str, limit: int, offset: int
+) -> tuple[Sequence[Any], int] | None:
+    """A library no kept scope answers (two of ``LIBRARY_FACETS``, or ``min_views``), read from the kept
+    rows of the narrowest scope its filters name (``all`` with min_views alone), in the list's order, each
+    one's figures within all the filters read from ``ix_hooks_library_group`` alone (ADR 0057).
+
+    Within the filters a hook is used no more often, and scored no better, than within the scope; so once
+    the page's end has that many hooks placed before the next kept row not yet read, no later row can
+    come before them: the page is final (a threshold walk). The rows read grow fourfold until it is, up to
+    ``LIBRARY_WALK_MAX``; the total counts the scope's hooks with a hook matching, up to
+    ``library_total_cap``, among as many rows (``LIBRARY_COUNT_LOOKUPS`` when each is looked up). None
+    when those do not settle it (few hooks match among many, or the page is too deep): the caller
+    aggregates the matching hooks."""
+    conditions = _conditions(filters)
+    scopes = _library_scopes(filters) or [ALL]
+    kept_type = [HookLibrary.hook_type == filters["hook_type"]] if filters.get("hook_type") else []
+    # each scope's rows counted up to one past the most a walk reads; the one with the fewest is walked,
+    # (without the hook_type, which is no prefix of an index: a bound of the rows of that type)
+    sizes = {s: await _kept_rows(session, [HookLibrary.scope == s], LIBRARY_WALK_MAX + 1) for s in scopes}
+    # ties (more rows than a walk reads, in each) to the filter of the most values: the fewest hooks
+    # met, likely (a language before a platform)
+    scope = min(reversed(scopes), key=lambda s: sizes[s])
+    kept, most = [HookLibrary.scope == scope, *kept_type], min(sizes[scope], LIBRARY_WALK_MAX)
+    if filters.get("min_views") is not None:  # a row whose hooks all have fewer views has none matching
+        kept.append(HookLibrary.max_views >= filters["min_views"])
+    end = offset + limit
+    wanted = min(max(LIBRARY_WALK_START * end, LIBRARY_WALK_LEAST), most)
+    if most <= 2 * wanted:  # a small scope is read whole at once
+        wanted = most
+    while True:
+        # the figures of the first ``wanted`` kept rows and, as a marker, the next kept row's own (an
+        # upper bound of its figures within the filters), ordered together by the database, so words
+        # are compared in its collation as every library list orders them
+        ordered = (await session.execute(_walked_page(kept, conditions, sort, wanted, end + 1))).all()
+        if not any(row.marker for row in ordered):  # the page, and a row past it if there is one, are final
+            break
+        if wanted >= most:
+            return None
+        wanted = min(4 * wanted, most)
+    if len(ordered) <= end:  # no marker and no row past the page: every kept row read, all there is
+        return ordered[offset:end], len(ordered)
+    # with one filter of the scope's kind, min_views is the rest of them: the kept rows left are the
+    # matching ones; with two, each kept row is looked up
+    cap = library_total_cap(limit, offset)
+    looked_up = conditions if len(scopes) > 1 else None
+    counted = LIBRARY_WALK_MAX if looked_up is None else LIBRARY_COUNT_LOOKUPS
+    total = await _matching_kept(session, kept, looked_up, cap, counted)
+    if sizes[scope] <= counted or total >= cap:  # every matching row counted, or cap reached
+        return ordered[offset:end], total
+    # fewer than cap matching among the rows counted, more rows beyond them: a lower bound past the
+    # page's end (the walk met a row past it), as §8.3 allows ("total can be too low")
+    return ordered[offset:end], max(total, end + 1)
+
+
+def _group_probe(conditions: Sequence[ColumnElement[bool]], text_key: Any, hook_type: Any) -> Any:
+    return and_(Hook.text_key == text_key, Hook.hook_type == hook_type, *conditions)
+
+
+async def _matching_kept(
+    session: AsyncSession,
+    kept: Sequence[ColumnElement[bool]],
+    conditions: Sequence[ColumnElement[bool]] | None,
+    cap: int,
+    rows_read: int,
+) -> int:
+    """How many of the first ``rows_read`` kept rows meeting ``kept`` have a hook meeting ``conditions``
+    (one seek of ``ix_hooks_library_group`` each; None: every row), counted up to ``cap``."""
+    rows = select(HookLibrary.text_key, HookLibrary.hook_type).where(*kept).limit(rows_read).subquery()
+    matching = select(literal(1)).select_from(rows)
+    if conditions is not None:
+        # a subquery run for each row: PostgreSQL's planner turned EXISTS into a hash join of every hook
+        # of the filters
+        probe = _group_probe(conditions, rows.c.text_key, rows.c.hook_type)
+        matching = matching.where(select(Hook.seq).where(probe).limit(1).scalar_subquery().is_not(None))
+    capped = matching.limit(cap).subquery()
+    return int((await session.execute(select(func.count()).select_from(capped))).scalar_one())
+
+
+def _walked_page(
+    kept: Sequence[ColumnElement[bool]],
+    conditions: Sequence[ColumnElement[bool]],
+    sort: str,
+    rows: int,
+    limit: int,
+) -> Select[Any]:
+    """The first ``limit`` in the list's order of: the first ``rows`` kept rows meeting ``kept``, each with
+    its figures within ``conditions`` (those with no hook meeting them left out), ``marker`` false; and
+    the kept row after them with its own figures, ``marker`` true."""
+    in_order = _library_order(sort, HookLibrary)
+    first = select(HookLibrary.text_key, HookLibrary.hook_type).where(*kept).order_by(*in_order).limit(rows)
+    walked = first.subquery("walked")
+    best = func.max(Hook.weighted_score)
+    figures = (
+        select(
+            literal(False).label("marker"),
+            walked.c.text_key,
+            walked.c.hook_type,
+            func.min(Hook.text).label("text"),
+            func.count().label("usage_count"),
+            best.label("best_weighted_score"),
+            func.coalesce(best, UNSCORED).label("best_rank"),
+            func.max(Hook.views).label("max_views"),
+            func.count(func.distinct(Hook.platform)).label("platform_count"),
+        )
+        .join(Hook, _group_probe(conditions, walked.c.text_key, walked.c.hook_type))
+        .group_by(walked.c.text_key, walked.c.hook_type)
+    )
+    following = (
+        select(
+            literal(True).label("marker"),
+            HookLibrary.text_key,
+            HookLibrary.hook_type,
+            HookLibrary.text,
+            HookLibrary.usage_count,
+            HookLibrary.best_weighted_score,
+            HookLibrary.best_rank,
+            HookLibrary.max_views,
+            HookLibrary.platform_count,
+        )
+        .where(*kept)
+        .order_by(*in_order)
+        .offset(rows)
+        .limit(1)
+        .subquery("following")
+    )
+    both = union_all(figures, select(following)).subquery("both")
+    return select(both).order_by(*_library_order(sort, both.c)).limit(limit)
+
+
+async def library_from_hooks(
+    session: AsyncSession,
+    filters: dict[str, Any],
+    sort: str,
+    limit: int,
+    offset: int,
+    *,
+    among: ColumnElement[bool] | None = None,
 ) -> tuple[Sequence[Any], int]:
+    """The library aggregated from the hooks meeting ``filters``, and how many rows it has (exactly):
+    what every other way of reading it must equal (tests/hook). ``among``: one of the filters, which few
+    hooks meet, whose index the hooks are read through whatever else the filters name."""
     best = func.max(Hook.weighted_score)
     stmt = _filtered(
         select(
@@ -624,14 +827,21 @@ async def _library_from_hooks(
         ).group_by(Hook.text_key, Hook.hook_type),
         filters,
     )
-    total = (await session.execute(select(func.count()).select_from(stmt.subquery()))).scalar_one()
+    if among is not None and session.get_bind().dialect.name == "sqlite":
+        # a list of rows for SQLite's planner, which would otherwise walk a whole index in the groups'
+        # order (PostgreSQL's statistics lead it to that filter's index already; there the list would
+        # read those hooks twice)
+        stmt = stmt.where(Hook.seq.in_(select(Hook.seq).where(among)))
     if sort == "weighted_score":
         order: list[Any] = [best.is_(None), best.desc(), func.count().desc()]
     else:
         order = [func.count().desc(), best.is_(None), best.desc()]
-    rows = (
-        await session.execute(
-            stmt.order_by(*order, Hook.text_key, Hook.hook_type).limit(limit).offset(offset)
-        )
-    ).all()
+    # the page and, in each of its rows, how many rows there are: the matching hooks grouped once
+    paged = stmt.add_columns(func.count().over().label("total")).order_by(
+        *order, Hook.text_key, Hook.hook_type
+    )
+    rows = (await session.execute(paged.limit(limit).offset(offset))).all()
+    if rows:
+        return rows, int(rows[0].total)
+    total = (await session.execute(select(func.count()).select_from(stmt.subquery()))).scalar_one()
     return rows, int(total)

@@ -329,8 +329,9 @@ async def search(session: AsyncSession, query: SearchQuery) -> Page[HookMatch]:
 async def library(session: AsyncSession, query: LibraryQuery) -> Page[LibraryHook]:
     filters = _filters(query)
     try:
-        # kept rows answer at most one filter of platform/category/language/visual_hook_type; the rest
-        # aggregate the hooks that match, which is stopped as trending and search are (ADR 0038)
+        # kept rows answer at most one filter of platform/category/language/visual_hook_type (ADR 0038);
+        # the rest walk one scope's kept rows, or, when a walk would read too many, aggregate the hooks
+        # that match, which is stopped as trending and search are (ADR 0057)
         async with repository.time_limit(session, QUERY_TIME_LIMIT_MS):
             rows, total = await repository.library(
                 session, filters, query.sort.value, query.limit, query.offset

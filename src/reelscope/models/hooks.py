@@ -11,6 +11,17 @@ from reelscope.kit.db import Base, UtcDateTime
 
 UNSCORED = -1e9
 FILTERED = ("published_at", "views", "platform", "language", "hook_type", "category", "visual_hook_type")
+LIBRARY_GROUP = (
+    "text_key",
+    "hook_type",
+    "views",
+    "platform",
+    "language",
+    "category",
+    "visual_hook_type",
+    "weighted_score",
+    "text",
+)
 
 
 class Hook(Base):
@@ -36,6 +47,11 @@ class Hook(Base):
         # a text's hooks best first: usage counts and library ranges by text, and a text's best hook in
         # one seek (the triggers that keep hook_texts, models/fulltext.py)
         Index("ix_hooks_text_key_rank", "text_key", "rank_score", "seq"),
+        # one distinct hook's (words and type) hooks with every column the library filters and shows, so
+        # its figures within any filters are read from the index alone (a library walk, ADR 0057)
+        Index("ix_hooks_library_group", *LIBRARY_GROUP),
+        # the hooks over a library's min_views, when they are few (ADR 0057)
+        Index("ix_hooks_views", "views"),
         Index("ix_hooks_creator_id", "creator_id"),
     )
 
