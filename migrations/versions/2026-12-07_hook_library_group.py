@@ -3,7 +3,7 @@ min_views walks the kept rows of one scope and reads each one's figures within t
 index alone; and hooks by views, for a min_views over which few hooks are (issue 33 item 4, ADR 0057)
 
 Revision ID: 0028_hook_library_group
-Revises: 0026_hook_texts
+Revises: 0027_agent_similar_models
 Create Date: 2026-12-06 00:00:00
 """
 

@@ -3,6 +3,7 @@ checked against the agent's own videos as a client reads them."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from datetime import timedelta
 from typing import Any, cast
@@ -12,6 +13,7 @@ import pytest
 import pytest_asyncio
 from sqlalchemy import Table, delete, insert, select, update
 
+from reelscope.agent import affinity as agent_affinity
 from reelscope.agent import repository as agent_repository
 from reelscope.agent import tasks as agent_tasks
 from reelscope.analysis.themes import GENERIC_TAGS
@@ -216,7 +218,7 @@ class TestSimilarCreators:
         async with runtime.db.transaction(write=False) as session:
             kept = await session.get(AgentSimilarModel, agent["id"])
         assert kept is not None and kept.model and (kept.links_at, kept.links_count) == links
-        assert await agent_tasks.similar_sweep(ctx) == {"agents": 0, "kept": 0}
+        assert await agent_tasks.similar_sweep(ctx) == {"agents": 0, "kept": 0, "failed": 0}
         runtime.caches.clear()
         assert await get(team, path) == answer
 
@@ -238,3 +240,90 @@ class TestSimilarCreators:
         finally:
             async with runtime.db.transaction() as session:
                 await session.execute(update(Creator).where(Creator.id == author).values(followers=was))
+
+
+class TestKeptModels:
+    """What the agent.similar job keeps, and how questions read it (ADR 0056)."""
+
+    async def test_a_question_during_another_ones_read_is_answered_in_full(
+        self,
+        get: Get,
+        team: TeamKey,
+        agent: dict[str, Any],
+        runtime: Runtime,
+        monkeypatch: pytest.MonkeyPatch,
+    ) -> None:
+        # who the creators are is kept per process for the hour and shared by concurrent questions: one
+        # that arrives while another reads them must not see them as "not in the catalog"
+        author = next(v["author_id"] for v in await videos_of(get, team, agent["id"]) if v["author_id"])
+        path = f"/v1/agents/{agent['id']}/creators/{author}/similar"
+        expected = await get(team, path)
+        assert expected["handle"] and expected["tier"]
+        runtime.caches.clear()
+        gate, reads = asyncio.Event(), []
+        real = agent_repository.creator_people
+
+        async def slow_first(session: Any, creator_ids: list[str]) -> Any:
+            reads.append(creator_ids)
+            if len(reads) == 1:
+                await gate.wait()
+            return await real(session, creator_ids)
+
+        monkeypatch.setattr(agent_repository, "creator_people", slow_first)
+        first: asyncio.Future[Any] = asyncio.ensure_future(get(team, path))
+        while not reads:
+            await asyncio.sleep(0.01)
+        second = await get(team, path)
+        gate.set()
+        assert await first == second == expected
+
+    async def test_a_model_of_another_format_is_prepared_again(
+        self, get: Get, team: TeamKey, agent: dict[str, Any], runtime: Runtime, clock: ManualClock
+    ) -> None:
+        # a model kept by an older release (its bytes laid out otherwise) is never read: questions prepare
+        # the creators themselves, and the agent's next job keeps them in the current format
+        author = next(v["author_id"] for v in await videos_of(get, team, agent["id"]) if v["author_id"])
+        path = f"/v1/agents/{agent['id']}/creators/{author}/similar"
+        expected = await get(team, path)
+        async with runtime.db.transaction() as session:
+            kept = await session.get(AgentSimilarModel, agent["id"])
+            assert kept is not None and kept.model is not None
+            links = (kept.links_at, kept.links_count)
+            # before formats were numbered: the header's size came first
+            await agent_repository.keep_similar_model(
+                session, agent["id"], links, kept.model[4:], clock.now()
+            )
+        runtime.caches.clear()
+        assert await get(team, path) == expected
+        ctx = TaskContext(settings=runtime.settings, clock=clock, db=runtime.db)
+        assert (await agent_tasks.similar(ctx, agent_id=agent["id"]))["kept"] is True
+        async with runtime.db.transaction(write=False) as session:
+            again = await session.get(AgentSimilarModel, agent["id"])
+        assert again is not None and again.model is not None and again.model[:4] == b"RSM\x01"
+        assert (await agent_tasks.similar(ctx, agent_id=agent["id"]))["kept"] is False  # already kept
+        # after a run the job prepares again whatever is kept: the run may have refreshed captions
+        # without linking a new video
+        assert (await agent_tasks.similar(ctx, agent_id=agent["id"], again=True))["kept"] is True
+
+    async def test_nothing_is_kept_when_the_links_moved_on_meanwhile(
+        self, team: TeamKey, agent: dict[str, Any], runtime: Runtime, clock: ManualClock
+    ) -> None:
+        async with runtime.db.transaction(write=False) as session:
+            made = await agent_affinity.prepare_model(session, agent["id"], again=True)
+            before = await session.get(AgentSimilarModel, agent["id"])
+        assert made is not None and before is not None
+        links, model = made
+        table = cast(Table, AgentVideo.__table__)
+        one = (table.c.agent_id == agent["id"]) & (
+            table.c.video_id
+            == select(table.c.video_id).where(table.c.agent_id == agent["id"]).limit(1).scalar_subquery()
+        )
+        async with runtime.db.transaction() as session:  # a run stores a link meanwhile
+            await session.execute(
+                update(table).where(one).values(linked_at=table.c.linked_at + timedelta(seconds=1))
+            )
+        async with runtime.db.transaction() as session:
+            assert await agent_affinity.keep_model(session, agent["id"], links, model, clock.now()) is False
+        async with runtime.db.transaction(write=False) as session:
+            after = await session.get(AgentSimilarModel, agent["id"])
+        assert after is not None and after.built_at == before.built_at

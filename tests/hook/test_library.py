@@ -126,6 +126,22 @@ def expected_rows(rows: Any) -> list[tuple[Any, ...]]:
     ]
 
 
+@pytest.fixture
+def walks(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each walk answered (True) or left the page to the aggregate (False): a walk that always
+    fell back would pass every comparison with the aggregate."""
+    answered: list[bool] = []
+    real = hook_repository._library_walk
+
+    async def spy(*args: Any, **kwargs: Any) -> Any:
+        found = await real(*args, **kwargs)
+        answered.append(found is not None)
+        return found
+
+    monkeypatch.setattr(hook_repository, "_library_walk", spy)
+    return answered
+
+
 class TestLibraryAsTheAggregate:
     @pytest.mark.parametrize(
         ("walk_max", "many", "few"),
@@ -149,6 +165,7 @@ class TestLibraryAsTheAggregate:
         walk_max: int,
         many: int,
         few: int,
+        walks: list[bool],
     ) -> None:
         monkeypatch.setattr(hook_repository, "LIBRARY_WALK_MAX", walk_max)
         lookups = min(walk_max, hook_repository.LIBRARY_COUNT_LOOKUPS)
@@ -172,10 +189,13 @@ class TestLibraryAsTheAggregate:
             else:  # §8.3: a total can be too low, never past the page's end while rows follow
                 assert min(everything, offset + limit + 1) <= total <= min(everything, cap), case
             assert got.pagination.has_next_page == (everything > offset + limit), case
+        if few == 0 and walk_max == SERVED_WALK_MAX:  # the walk itself was checked, not only its fallback
+            assert sum(walks) >= 10, walks
 
     async def test_every_page_of_a_list_is_the_aggregate_paged(
-        self, runtime: Runtime, random_catalog: None
+        self, runtime: Runtime, random_catalog: None, monkeypatch: pytest.MonkeyPatch, walks: list[bool]
     ) -> None:
+        monkeypatch.setattr(hook_repository, "LIBRARY_FEW_HOOKS", 0)  # walked, as in a big catalog
         filters = {"platform": None, "category": None, "language": "en", "visual_hook_type": None}
         filters |= {"hook_type": None, "min_views": 1000}
         for sort in ("usage_count", "weighted_score"):
@@ -185,12 +205,20 @@ class TestLibraryAsTheAggregate:
             for page in range(1, -(-everything // 7) + 2):
                 paged += (await listed(runtime, filters, sort, 7, page)).data
             assert shown(paged) == expected_rows(rows)
+        assert any(walks), walks
 
 
 class TestEndpoint:
     async def test_language_and_min_views_over_http(
-        self, client: httpx.AsyncClient, team: TeamKey, runtime: Runtime, random_catalog: None
+        self,
+        client: httpx.AsyncClient,
+        team: TeamKey,
+        runtime: Runtime,
+        random_catalog: None,
+        monkeypatch: pytest.MonkeyPatch,
+        walks: list[bool],
     ) -> None:
+        monkeypatch.setattr(hook_repository, "LIBRARY_FEW_HOOKS", 0)  # walked, as in a big catalog
         filters = {"platform": None, "category": None, "language": "es", "visual_hook_type": None}
         filters |= {"hook_type": None, "min_views": 1000}
         rows, everything = await aggregated(runtime, filters, "usage_count", 5, 5)
@@ -214,3 +242,4 @@ class TestEndpoint:
             for h in body["data"]
         ] == expected_rows(rows)
         assert body["pagination"]["total"] == everything
+        assert walks == [True]

@@ -32,10 +32,12 @@ def test_a_replaced_bundle_is_read_again(tmp_path: Path) -> None:
     old, new = make_tls(tmp_path / "old"), make_tls(tmp_path / "new")
     bundle = tmp_path / "bundle.pem"
     shutil.copy(old.ca, bundle)
+    was = bundle.stat()
     before = _serials(bundle)
-    shutil.copy(new.ca, bundle)
-    stat = bundle.stat()
-    os.utime(bundle, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))  # a later change, surely
+    shutil.copy(new.ca, bundle)  # in place: the same inode
+    # and its modification time set back to the old file's, as a copy that keeps times leaves it
+    os.utime(bundle, ns=(was.st_atime_ns, was.st_mtime_ns))
+    assert bundle.stat().st_mtime_ns == was.st_mtime_ns and bundle.stat().st_ino == was.st_ino
     after = _serials(bundle)
     assert after != before
     assert _serials(new.ca) == after

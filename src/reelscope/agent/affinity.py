@@ -83,7 +83,7 @@ async def similar_creators(
     # the agent's linked videos change when a run stores them (not when it starts: a question asked
     # while a run collects must not keep the old creators)
     links = await repository.links_changed_at(session, agent.id)
-    prepared = await _prepared(session, caches, agent.id, links)
+    prepared = await _prepared(session, caches, agent.id, links, now)
     if prepared is None or creator_id not in prepared.index:
         raise NotFound("Creator not found among the agent's creators")
     scored = similar.score(prepared, creator_id)
@@ -100,22 +100,31 @@ async def similar_creators(
 
 
 async def _prepared(
-    session: AsyncSession, caches: ReadCaches, agent_id: str, links: Links
+    session: AsyncSession, caches: ReadCaches, agent_id: str, links: Links, now: datetime
 ) -> similar.Prepared | None:
     """The agent's creators prepared for these links: kept by this process, else kept by the job, else
     (the job has not run since: the first seconds after a run, an agent from before ADR 0056) prepared
     here, in seconds at 10,000 linked videos."""
     key = ("agent.similar", agent_id)
-    found, prepared = caches.lookup(key, links)
+    # the links and the hour: a model the job made again for the same links (a run that linked no new
+    # video but refreshed captions) reaches every process within the hour
+    version = (*links, now.replace(minute=0, second=0, microsecond=0))
+    found, prepared = caches.lookup(key, version)
     if found:
         return prepared  # type: ignore[no-any-return]
     stored = await repository.similar_model(session, agent_id)
-    if stored is not None and (stored.links_at, stored.links_count) == links:
+    if stored is not None and (stored.links_at, stored.links_count) == links and _readable(stored.model):
         prepared = None if stored.model is None else similar.Prepared.from_bytes(stored.model)
     else:
         prepared = await prepare(session, agent_id)
-    caches.keep(key, links, prepared, at_most=PREPARED_KEPT)
+    caches.keep(key, version, prepared, at_most=PREPARED_KEPT)
     return prepared
+
+
+def _readable(model: bytes | None) -> bool:
+    """A kept model this code can read: none (no creator), or one of the current format (a model kept
+    by an older release is prepared again, here and by the agent's next job)."""
+    return model is None or similar.format_of(model) == similar.FORMAT
 
 
 async def _people(
@@ -137,15 +146,20 @@ async def _people(
         caches.keep(key, version, people, at_most=PREPARED_KEPT)
     missing = [c for c in creator_ids if c not in people]
     if missing:
-        people.update(dict.fromkeys(missing))
-        for row in await repository.creator_people(session, missing):
+        # read first, then publish: the dict is shared with questions that run during the read, and
+        # a placeholder put in before it would answer them as "not in the catalog" (or stay, if the
+        # read failed)
+        rows = await repository.creator_people(session, missing)
+        read: dict[str, similar.Person | None] = dict.fromkeys(missing)
+        for row in rows:
             tier = None if row.followers is None else metrics.tier_of(int(row.followers))
-            people[row.id] = similar.Person(
+            read[row.id] = similar.Person(
                 handle=row.handle,
                 followers=row.followers,
                 tier=tier,
                 tier_rank=None if tier is None else TIER_RANK[tier],
             )
+        people.update(read)
     return people  # type: ignore[no-any-return]
 
 
@@ -187,17 +201,22 @@ def _model_bytes(rows: Sequence[Any]) -> bytes | None:
 def prepare_later(session: AsyncSession, agent: Agent) -> None:
     """The agent's creators prepared by the ``agent.similar`` job once this transaction, which stored its
     links, commits (not in it: on SQLite it holds the one write lock, ~1 s at 10,000 videos)."""
-    enqueue(session, SIMILAR_TASK, agent_id=agent.id)
+    enqueue(session, SIMILAR_TASK, agent_id=agent.id, again=True)
 
 
-async def prepare_model(session: AsyncSession, agent_id: str) -> tuple[Links, bytes | None] | None:
+async def prepare_model(
+    session: AsyncSession, agent_id: str, *, again: bool = False
+) -> tuple[Links, bytes | None] | None:
     """For the ``agent.similar`` job: the agent's links now and its creators prepared from them, as
-    bytes; None when the model kept is already of these links. The links are read before the videos,
-    and ``keep_model`` keeps nothing if they moved on meanwhile (a run stored more): a model never says
-    it was made from links it does not hold."""
+    bytes; None when the model kept is already of these links and of the current format (``again``:
+    prepared whatever is kept, as after a run, which may have refreshed its videos' captions without
+    linking a new one). The links are read before the videos, and ``keep_model`` keeps nothing if they
+    moved on meanwhile (a run stored more): a model never says it was made from links it does not hold."""
     links = await repository.links_changed_at(session, agent_id)
-    if await repository.similar_model_links(session, agent_id) == links:
-        return None
+    if not again:
+        kept = await repository.similar_model(session, agent_id)
+        if kept is not None and (kept.links_at, kept.links_count) == links and _readable(kept.model):
+            return None
     rows = await repository.creator_videos(session, agent_id)
     return links, await asyncio.to_thread(_model_bytes, rows)  # CPU: off the worker's loop
 

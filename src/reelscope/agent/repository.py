@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer, load_only
 
@@ -737,18 +738,6 @@ async def similar_model(session: AsyncSession, agent_id: str) -> Any:
     return found.one_or_none()
 
 
-async def similar_model_links(session: AsyncSession, agent_id: str) -> tuple[datetime | None, int] | None:
-    """The links the agent's kept model was made from (its bytes not read); None when none is kept."""
-    row = (
-        await session.execute(
-            select(AgentSimilarModel.links_at, AgentSimilarModel.links_count).where(
-                AgentSimilarModel.agent_id == agent_id
-            )
-        )
-    ).one_or_none()
-    return None if row is None else (row[0], int(row[1]))
-
-
 async def agents_without_similar_model(session: AsyncSession, *, limit: int) -> list[str]:
     """Agents (not deleted) with linked videos and no prepared creators kept, oldest first."""
     kept = select(AgentSimilarModel.agent_id).where(AgentSimilarModel.agent_id == Agent.id)
@@ -770,6 +759,14 @@ async def keep_similar_model(
     now: datetime,
 ) -> None:
     at, count = links
-    await session.merge(
-        AgentSimilarModel(agent_id=agent_id, links_at=at, links_count=count, model=model, built_at=now)
+    values = {"agent_id": agent_id, "links_at": at, "links_count": count, "model": model, "built_at": now}
+    # one statement: a run's job and the sweep may keep the same agent at once (on PostgreSQL a read
+    # then an insert would fail the second on the primary key)
+    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+    stmt = dialect.insert(AgentSimilarModel).values(**values)
+    await session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=[AgentSimilarModel.agent_id],
+            set_={name: stmt.excluded[name] for name in values if name != "agent_id"},
+        )
     )

@@ -14,7 +14,10 @@ from reelscope.agent import service as agent_service
 from reelscope.agent.autopilot import breaking
 from reelscope.agent.run import service as run_service
 from reelscope.collectors.registry import build_sources
+from reelscope.kit.logging import get_logger
 from reelscope.worker import TaskContext, task
+
+log = get_logger(__name__)
 
 
 @task(agent_service.RUN_TASK)
@@ -51,10 +54,10 @@ async def analysis(ctx: TaskContext, *, run_id: str, **_: Any) -> dict[str, Any]
 
 
 @task(affinity.SIMILAR_TASK)
-async def similar(ctx: TaskContext, *, agent_id: str, **_: Any) -> dict[str, Any]:
+async def similar(ctx: TaskContext, *, agent_id: str, again: bool = False, **_: Any) -> dict[str, Any]:
     """The agent's creators prepared (TF-IDF rows, sounds) from its links now and kept, so that no
-    similar-creators question prepares them (ADR 0056)."""
-    return {"agent_id": agent_id, **await _prepare_similar(ctx, agent_id)}
+    similar-creators question prepares them (ADR 0056); ``again`` after a run, whatever is kept."""
+    return {"agent_id": agent_id, **await _prepare_similar(ctx, agent_id, again=again)}
 
 
 @task(affinity.SIMILAR_SWEEP_TASK, periodic=crontab(minute="35"))
@@ -63,15 +66,22 @@ async def similar_sweep(ctx: TaskContext) -> dict[str, int]:
     job, or its first message lost): a few prepared each hour, so that their questions stop preparing them."""
     async with ctx.db.transaction(write=False) as session:
         agent_ids = await repository.agents_without_similar_model(session, limit=affinity.SWEEP_AGENTS)
-    kept = [await _prepare_similar(ctx, agent_id) for agent_id in agent_ids]
-    return {"agents": len(agent_ids), "kept": sum(1 for k in kept if k["kept"])}
+    kept = failed = 0
+    for agent_id in agent_ids:
+        # one agent that cannot be prepared must not hold up the others, hour after hour
+        try:
+            kept += (await _prepare_similar(ctx, agent_id))["kept"]
+        except Exception as exc:  # the sweep's boundary: logged, the next agent goes on
+            failed += 1
+            log.error("agent.similar_failed", agent_id=agent_id, error_type=type(exc).__name__, exc_info=exc)
+    return {"agents": len(agent_ids), "kept": kept, "failed": failed}
 
 
-async def _prepare_similar(ctx: TaskContext, agent_id: str) -> dict[str, Any]:
+async def _prepare_similar(ctx: TaskContext, agent_id: str, *, again: bool = False) -> dict[str, Any]:
     """Read in one transaction, kept in a short second one: on SQLite a write transaction holds the one
     write lock, and preparing takes about a second at 10,000 linked videos."""
     async with ctx.db.transaction(write=False, off_loop=True) as session:
-        made = await affinity.prepare_model(session, agent_id)
+        made = await affinity.prepare_model(session, agent_id, again=again)
     if made is None:
         return {"kept": False, "reason": "already kept for these links"}
     links, model = made

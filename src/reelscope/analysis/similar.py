@@ -40,6 +40,10 @@ SOUND_WEIGHT = 0.25
 TIER_WEIGHT = 0.15
 # the most similar creators one answer holds (not paged, §8.3), and shared items listed per kind
 MAX_SIMILAR = 25
+# a kept model's first bytes: what made it, and the layout's number, raised when the layout or what the
+# numbers mean (terms, weights) changes, so that a model kept by an older release is prepared again
+MAGIC = b"RSM"
+FORMAT = 1
 SHARED_SHOWN = 10
 
 
@@ -131,7 +135,8 @@ class Prepared:
         return {j for sound in self.sounds[i] for j in self._by_sound[sound]}
 
     def to_bytes(self) -> bytes:
-        """One blob: a JSON header (the strings, the arrays' lengths), then the arrays' raw bytes."""
+        """One blob: ``MAGIC`` and ``FORMAT`` (4 bytes), a JSON header (the strings, the arrays'
+        lengths) and its size before it, then the arrays' raw bytes."""
         header = orjson.dumps(
             {
                 "creator_ids": self.creator_ids,
@@ -147,14 +152,17 @@ class Prepared:
             + self.indices.astype("<i4").tobytes()
             + self.data.astype("<f8").tobytes()
         )
-        return len(header).to_bytes(8, "little") + header + arrays
+        return MAGIC + bytes([FORMAT]) + len(header).to_bytes(8, "little") + header + arrays
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> Prepared:
-        size = int.from_bytes(blob[:8], "little")
-        header = orjson.loads(blob[8 : 8 + size])
+        """A blob ``to_bytes`` made with this ``FORMAT`` (``format_of`` says which made it)."""
+        if format_of(blob) != FORMAT:
+            raise ValueError(f"not a prepared model of format {FORMAT}")
+        size = int.from_bytes(blob[4:12], "little")
+        header = orjson.loads(blob[12 : 12 + size])
         creators, nonzeros = len(header["creator_ids"]), header["nonzeros"]
-        at = 8 + size
+        at = 12 + size
         indptr = np.frombuffer(blob, dtype="<i8", count=creators + 1, offset=at)
         at += indptr.nbytes
         indices = np.frombuffer(blob, dtype="<i4", count=nonzeros, offset=at)
@@ -170,6 +178,12 @@ class Prepared:
             vocabulary=header["vocabulary"],
             sounds=[frozenset(s) for s in header["sounds"]],
         )
+
+
+def format_of(blob: bytes) -> int | None:
+    """The ``FORMAT`` a kept blob was made with; None for a blob ``to_bytes`` did not make (one kept
+    before formats were numbered)."""
+    return blob[3] if len(blob) >= 4 and blob[:3] == MAGIC else None
 
 
 def prepare(creators: Sequence[CreatorPosts]) -> Prepared:

@@ -91,11 +91,12 @@ def limit_arenas(arenas: int) -> bool:
 
 
 def usage() -> dict[str, int] | None:
-    """What glibc's allocator holds, in KB (``mallinfo2``): ``in_use`` by live blocks (Python's objects
-    and every C library's), ``free_held`` freed and kept inside the arenas, ``mmapped`` in blocks of their
-    own. With tracemalloc's traced total it tells where an RSS growth is: Python objects (traced grows),
-    C allocations (in_use grows, traced does not), or freed memory kept (free_held grows). None elsewhere
-    than glibc."""
+    """What glibc's allocator holds, in KB (``mallinfo2``): ``in_use`` by live blocks (every C library's,
+    and Python's objects over 512 bytes; smaller ones live in arenas Python maps itself, which glibc does
+    not count), ``free_held`` freed and kept inside the arenas, ``mmapped`` in blocks of their own. With
+    tracemalloc's traced total it tells where an RSS growth is: Python objects (traced grows), C
+    allocations (in_use grows, traced does not), freed memory kept (free_held grows), or none of these
+    (Python's small-object arenas, or mappings of their own). None elsewhere than glibc."""
     if _LIBC is None or not hasattr(_LIBC, "mallinfo2"):
         return None
     info = _LIBC.mallinfo2()

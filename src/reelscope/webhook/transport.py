@@ -233,17 +233,20 @@ class _PinnedBackend(httpcore.AsyncNetworkBackend):
 
 
 def tls_context(ca_bundle: Path | None) -> ssl.SSLContext:
-    """certifi's roots and the operator's extra bundle, built once per process and bundle (its file's
-    change time included, so a replaced bundle is read again). The pump opens a client on every pass,
-    about once a second, and loading the roots costs ~20 ms of CPU each time; an SSLContext is safe to
-    share between connections, threads and loops."""
+    """certifi's roots and the operator's extra bundle, built once per process and bundle file. The pump
+    opens a client on every pass, about once a second, and loading the roots costs ~20 ms of CPU each
+    time; an SSLContext is safe to share between connections, threads and loops. A bundle replaced in
+    place or by a rename is read again: the key holds the file's inode, size and both its times, and
+    its change time cannot be set back (a copy that keeps the modification time still changes it)."""
     if ca_bundle is None:
-        return _tls_context(None, 0)
-    return _tls_context(str(ca_bundle), ca_bundle.stat().st_mtime_ns)
+        return _tls_context(None, ())
+    found = ca_bundle.stat()
+    identity = (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
+    return _tls_context(str(ca_bundle), identity)
 
 
 @lru_cache(maxsize=4)
-def _tls_context(ca_bundle: str | None, _changed_ns: int) -> ssl.SSLContext:
+def _tls_context(ca_bundle: str | None, _identity: tuple[int, ...]) -> ssl.SSLContext:
     context = ssl.create_default_context(cafile=certifi.where())
     if ca_bundle is not None:
         context.load_verify_locations(cafile=ca_bundle)
