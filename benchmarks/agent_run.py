@@ -30,7 +30,6 @@ from sqlalchemy import insert
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.meta import machine
-
 from reelscope.agent import repository as agent_repository
 from reelscope.agent.run import collect
 from reelscope.agent.run import service as run_service

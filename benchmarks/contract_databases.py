@@ -34,9 +34,9 @@ import asyncpg
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from benchmarks.loadgen import cpu_seconds, measure, start_api
 from meta import machine
 
+from benchmarks.loadgen import cpu_seconds, measure, start_api
 from reelscope import models  # noqa: F401
 from reelscope.auth import service as auth_service
 from reelscope.kit.db import create_database

@@ -53,7 +53,6 @@ from benchmarks.big_catalog import Catalog, ensure_postgres, ensure_sqlite, upgr
 from benchmarks.loadgen import LoadResult, children, cpu_seconds, measure, start_api
 from benchmarks.meta import machine
 from benchmarks.read_ops import operations, prepare, workload_words
-
 from reelscope.auth import service as auth_service
 from reelscope.billing import service as billing_service
 from reelscope.kit.db import create_database

@@ -32,7 +32,6 @@ from benchmarks.big_catalog import ensure_postgres, ensure_sqlite, upgrade_cache
 from benchmarks.fairness import PG_DSN, REDIS_URL, backend_pids
 from benchmarks.loadgen import cpu_seconds, measure, start_api
 from benchmarks.meta import machine
-
 from reelscope.kit.logging import configure_logging
 
 RESULTS = Path(__file__).resolve().parent / "results"

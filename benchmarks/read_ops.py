@@ -42,7 +42,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.big_catalog import Catalog, ensure_postgres, ensure_sqlite, upgrade_cached
 from benchmarks.loadgen import cpu_seconds, start_api
 from benchmarks.meta import machine
-
 from reelscope.kit.db import create_database
 from reelscope.kit.logging import configure_logging
 

@@ -51,7 +51,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.big_catalog import DAYS, build_videos, hashtag_names
 from benchmarks.loadgen import LoadResult, cpu_seconds, measure, start_api
-
 from reelscope import models  # noqa: F401
 from reelscope.auth import service as auth_service
 from reelscope.catalog import repository as catalog_repository

@@ -42,10 +42,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.meta import machine  # noqa: E402
 from sqlalchemy import func, select, text, update  # noqa: E402
 from sqlalchemy.ext.asyncio import create_async_engine  # noqa: E402
 
+from benchmarks.meta import machine  # noqa: E402
 from reelscope import models  # noqa: E402, F401
 from reelscope.auth import service as auth_service  # noqa: E402
 from reelscope.config import Settings  # noqa: E402

@@ -47,7 +47,6 @@ from benchmarks.grow_catalog import ensure_grown, rollup_in_full
 from benchmarks.loadgen import LoadResult, cpu_seconds, measure, start_api
 from benchmarks.meta import machine
 from benchmarks.read_ops import prepare, workload_words
-
 from reelscope.auth import service as auth_service
 from reelscope.kit.db import create_database
 from reelscope.kit.logging import configure_logging

@@ -69,13 +69,13 @@ import uvicorn
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.loadgen import children  # noqa: E402
-from benchmarks.meta import machine  # noqa: E402
 from sqlalchemy import func, select, text  # noqa: E402
 from sqlalchemy.ext.asyncio import create_async_engine  # noqa: E402
 from sqlalchemy.pool import NullPool  # noqa: E402
 from tests.webhook.receiver import TlsFiles, make_tls  # noqa: E402
 
+from benchmarks.loadgen import children  # noqa: E402
+from benchmarks.meta import machine  # noqa: E402
 from reelscope import models  # noqa: E402, F401
 from reelscope.auth import service as auth_service  # noqa: E402
 from reelscope.kit.db import Database, create_database  # noqa: E402
