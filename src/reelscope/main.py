@@ -146,6 +146,15 @@ def openapi_body(app: FastAPI) -> bytes:
     return body
 
 
+def prepare(app: FastAPI) -> None:
+    """What a serving process would otherwise build on the first request for it, built before it serves:
+    the OpenAPI document and its texts (~1 s of CPU at start; the first ``GET /openapi.json`` held the
+    event loop that long, issue 33 item 2)."""
+    openapi_body(app)
+    _kept_text(app, "llms_txt", llms_txt)
+    _kept_text(app, "llms_full_txt", llms_full_txt)
+
+
 def _kept_text(app: FastAPI, name: str, render: Callable[[dict[str, Any]], str]) -> bytes:
     """A plain-text rendering of the OpenAPI document (llms_txt.py), made once per app like the
     document itself, so it always lists what this app serves."""

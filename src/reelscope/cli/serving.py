@@ -11,6 +11,8 @@ import typer
 from reelscope.cli.common import _run_admin, app, command_line, console
 
 if TYPE_CHECKING:
+    from fastapi import FastAPI
+
     from reelscope.config import Settings
     from reelscope.kit.db import Database
 
@@ -27,12 +29,25 @@ def _record_metrics_in(settings: Settings) -> None:
 
 
 def _report_memory(settings: Settings) -> None:
-    """Freed memory given back to the system (kit/heap.py), and where this process's memory grows,
-    logged every ``REELSCOPE_MEMORY_REPORT_SECONDS`` when set."""
-    from reelscope.kit import heap, memory_report
+    """Freed memory given back to the system (kit/heap.py), where this process's memory grows, logged
+    every ``REELSCOPE_MEMORY_REPORT_SECONDS`` when set, and the garbage collector's long pauses
+    (kit/gc_pauses.py)."""
+    from reelscope.kit import gc_pauses, heap, memory_report
 
     heap.start(settings.malloc_arena_max, settings.malloc_trim_seconds)
     memory_report.start_if_set(settings.memory_report_seconds)
+    gc_pauses.start(settings.loop_held_warning_ms)
+
+
+def _settle(app_: FastAPI | None = None) -> None:
+    """What the first requests would build, built now (``main.prepare``); then what this process built
+    to serve, kept for its life, out of the garbage collector's walks (ADR 0059)."""
+    from reelscope.kit import gc_pauses
+    from reelscope.main import prepare
+
+    if app_ is not None:
+        prepare(app_)
+    gc_pauses.settle()
 
 
 @app.command()
@@ -125,6 +140,7 @@ def serve(
 
     app_ = create_app(settings)
     embedded = start_embedded(settings)
+    _settle(app_)
     try:
         uvicorn.run(
             app_,
@@ -157,8 +173,10 @@ def api(
     configure_logging(settings.log_level, json=settings.log_json)
     _report_memory(settings)
     upgrade_to_head(settings.effective_database_url)
+    app_ = create_app(settings)
+    _settle(app_)
     uvicorn.run(
-        create_app(settings),
+        app_,
         host=host or settings.host,
         port=port or settings.port,
         **uvicorn_options(settings),
@@ -192,6 +210,7 @@ def worker(
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     upgrade_to_head(settings.effective_database_url)
     metrics_server = worker_port.serve(settings)
+    _settle()
     try:
         run_worker(settings, periodic=periodic)
     finally:

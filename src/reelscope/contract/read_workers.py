@@ -284,14 +284,16 @@ def _start_worker(settings: Settings, logging: dict[str, Any], parent: int) -> N
     """A worker process's start (``ProcessPoolExecutor``'s initializer): it leaves with its API process,
     lower priority, logs as the API process logs, then the app."""
     global _worker
-    from reelscope.kit import heap
+    from reelscope.kit import gc_pauses, heap
 
     heap.start(settings.malloc_arena_max, settings.malloc_trim_seconds)
     _exit_with(parent)
     os.nice(NICENESS)
     if logging:
         configure_logging(**logging)
+    gc_pauses.start(settings.loop_held_warning_ms)
     _worker = _Worker(settings)
+    gc_pauses.settle()  # the app it imported and built, out of the collector's walks (ADR 0059)
 
 
 # how often a worker checks that its API process is still there
