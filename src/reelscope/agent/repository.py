@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer, load_only
@@ -303,19 +303,19 @@ _CATALOG_VALUES = {
 
 async def refresh_link_orders(session: AsyncSession, agent_id: str) -> int:
     """The agent's video links given the catalog's counts and their creators' followers as they are now
-    (``LINK_CATALOG_ORDERS``); only the links whose values changed are written. How many were."""
-    names = list(_CATALOG_VALUES)
+    (``LINK_CATALOG_ORDERS``); only the links whose values changed are read back and written (the
+    comparison is the database's: most links of a run are unchanged). How many were."""
+    kept = {name: getattr(AgentVideo, name) for name in _CATALOG_VALUES}
     rows = await session.execute(
-        select(AgentVideo.video_id, *(getattr(AgentVideo, n) for n in names), *_CATALOG_VALUES.values())
+        select(AgentVideo.video_id, *(value.label(name) for name, value in _CATALOG_VALUES.items()))
         .join(Video, Video.id == AgentVideo.video_id)
         .outerjoin(Creator, Creator.id == Video.creator_id)
-        .where(AgentVideo.agent_id == agent_id)
+        .where(
+            AgentVideo.agent_id == agent_id,
+            or_(*(kept[name] != value for name, value in _CATALOG_VALUES.items())),
+        )
     )
-    changed = []
-    for video_id, *values in rows:
-        kept, now = values[: len(names)], values[len(names) :]
-        if kept != now:
-            changed.append({"agent_id": agent_id, "video_id": video_id, **dict(zip(names, now, strict=True))})
+    changed = [{"agent_id": agent_id, **row._mapping} for row in rows]
     if changed:
         # the ORM's UPDATE by primary key: one executemany
         await session.execute(update(AgentVideo), changed)
