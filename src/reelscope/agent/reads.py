@@ -61,7 +61,7 @@ async def videos(
     order: str = "publish_date",
     descending: bool = True,
 ) -> VideoPage:
-    """A page of the agent's videos; ``order`` is one of ``repository.LINK_ORDERS`` or ``CATALOG_ORDERS``."""
+    """A page of the agent's videos; ``order`` is one of ``repository.LINK_ORDERS`` or ``VIDEO_ORDERS``."""
     rows, total = await repository.page_videos(
         session, agent.id, filters or {}, order, descending, query.skip, query.limit
     )

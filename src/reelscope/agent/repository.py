@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer, load_only
@@ -248,19 +248,23 @@ def _order(column: Any, descending: bool) -> Any:
     return column.desc() if descending else column.asc()
 
 
-# the orders of the link tables' own columns (indexed per agent); the legacy orbit read's other orders
-# (§4.5: likes, comments, shares, bookmarks, author.followers) join the catalog
+# the orders of the link tables' own columns, each a walk of one per-agent index: the list filters' orders
+# (§4.5) and, on videos only, the legacy orbit read's others (likes, comments, shares, bookmarks,
+# author.followers), kept on the link as the catalog had them at the agent's latest run (ADR 0058)
 LINK_ORDERS = frozenset({"publish_date", "views", "created_at"})
-CATALOG_ORDERS: dict[str, Any] = {
-    "likes": Video.likes,
-    "comments": Video.comments,
-    "shares": func.coalesce(Video.shares, 0),
-    "bookmarks": func.coalesce(Video.bookmarks, 0),
-    "author.followers": func.coalesce(Creator.followers, 0),
+VIDEO_ORDERS = {
+    "likes": AgentVideo.likes,
+    "comments": AgentVideo.comments,
+    "shares": AgentVideo.shares,
+    "bookmarks": AgentVideo.bookmarks,
+    "author.followers": AgentVideo.author_followers,
 }
 
 
 def _link_order(link: Any, order: str) -> Any:
+    if order in VIDEO_ORDERS:
+        assert link is AgentVideo, f"{order} orders videos only"
+        return VIDEO_ORDERS[order]
     return {"publish_date": link.published_at, "views": link.views, "created_at": link.linked_at}[order]
 
 
@@ -282,16 +286,40 @@ async def _page_ids(
             select(func.count()).select_from(link).where(link.agent_id == agent_id), link, link, filters
         )
     )
-    if order in LINK_ORDERS:
-        ordered = stmt.order_by(_order(_link_order(link, order), descending), _order(key, descending))
-    else:
-        ordered = (
-            stmt.join(Video, Video.id == key)
-            .outerjoin(Creator, Creator.id == Video.creator_id)
-            .order_by(_order(CATALOG_ORDERS[order], descending), _order(key, descending))
-        )
+    ordered = stmt.order_by(_order(_link_order(link, order), descending), _order(key, descending))
     ids = list(await session.scalars(ordered.offset(skip).limit(limit)))
     return ids, int(total or 0)
+
+
+# what each of the kept orders is in the catalog (a count the source did not report is 0)
+_CATALOG_VALUES = {
+    "likes": func.coalesce(Video.likes, 0),
+    "comments": func.coalesce(Video.comments, 0),
+    "shares": func.coalesce(Video.shares, 0),
+    "bookmarks": func.coalesce(Video.bookmarks, 0),
+    "author_followers": func.coalesce(Creator.followers, 0),
+}
+
+
+async def refresh_link_orders(session: AsyncSession, agent_id: str) -> int:
+    """The agent's video links given the catalog's counts and their creators' followers as they are now
+    (``LINK_CATALOG_ORDERS``); only the links whose values changed are read back and written (the
+    comparison is the database's: most links of a run are unchanged). How many were."""
+    kept = {name: getattr(AgentVideo, name) for name in _CATALOG_VALUES}
+    rows = await session.execute(
+        select(AgentVideo.video_id, *(value.label(name) for name, value in _CATALOG_VALUES.items()))
+        .join(Video, Video.id == AgentVideo.video_id)
+        .outerjoin(Creator, Creator.id == Video.creator_id)
+        .where(
+            AgentVideo.agent_id == agent_id,
+            or_(*(kept[name] != value for name, value in _CATALOG_VALUES.items())),
+        )
+    )
+    changed = [{"agent_id": agent_id, **row._mapping} for row in rows]
+    if changed:
+        # the ORM's UPDATE by primary key: one executemany
+        await session.execute(update(AgentVideo), changed)
+    return len(changed)
 
 
 async def page_videos(

@@ -118,16 +118,27 @@ class AgentRun(Base):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime)
 
 
+# the legacy orbit read's catalog orders (§4.5) kept on each link, as the catalog had them at the agent's
+# latest run (``agent.repository.refresh_link_orders``, ADR 0058); NULL counts are kept as 0
+LINK_CATALOG_ORDERS = ("likes", "comments", "shares", "bookmarks", "author_followers")
+
+
 class AgentVideo(Base):
     """A video the agent linked. ``platform``, ``published_at`` and ``views`` are copied from the catalog
     (views as of the agent's latest run that found it) so the read-time filters and orders run on this
-    narrow table's indexes; the rendered video is the catalog's row."""
+    narrow table's indexes; the rendered video is the catalog's row. ``LINK_CATALOG_ORDERS`` are copied
+    too, refreshed with every run, so that an order by them walks one index per agent (ADR 0058)."""
 
     __tablename__ = "agent_videos"
     __table_args__ = (
         Index("ix_agent_videos_agent_linked", "agent_id", "linked_at"),
         Index("ix_agent_videos_agent_published", "agent_id", "published_at"),
         Index("ix_agent_videos_agent_views", "agent_id", "views"),
+        # the id ends each index: it ends each order too, and ties are common (one creator's videos)
+        *(
+            Index(f"ix_agent_videos_agent_{name}", "agent_id", name, "video_id")
+            for name in LINK_CATALOG_ORDERS
+        ),
     )
 
     agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"), primary_key=True)
@@ -145,6 +156,12 @@ class AgentVideo(Base):
     intent_match: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     intent_matches: Mapped[bool | None] = mapped_column(Boolean)
     linked_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    likes: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    comments: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    shares: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    bookmarks: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    # the followers of the video's creator
+    author_followers: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
 
 class AgentSlideshow(Base):

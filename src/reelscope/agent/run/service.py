@@ -351,6 +351,8 @@ async def _link(
 async def refresh_analytics(
     session: AsyncSession, agent: Agent, found_outliers: Sequence[collect.CreatorOutlier], now: datetime
 ) -> None:
+    # the legacy orbit read's orders kept on the links (ADR 0058): a new link's and a known one's alike
+    await repository.refresh_link_orders(session, agent.id)
     facts = [
         metrics.VideoFact(
             video_id=row.id,
