@@ -303,7 +303,7 @@ _CATALOG_VALUES = {
 
 async def refresh_link_orders(session: AsyncSession, agent_id: str) -> int:
     """The agent's video links given the catalog's counts and their creators' followers as they are now
-    (``LINK_CATALOG_ORDERS``); only the links whose values changed are read back and written (the
+    (``_CATALOG_VALUES``); only the links whose values changed are read back and written (the
     comparison is the database's: most links of a run are unchanged). How many were."""
     kept = {name: getattr(AgentVideo, name) for name in _CATALOG_VALUES}
     rows = await session.execute(
