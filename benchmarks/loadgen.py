@@ -175,10 +175,12 @@ def start_api(
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            if httpx.get(base + "/", timeout=1).status_code == 200:
+            # ready: migrated, and its read workers started (a long read sent before waits for them)
+            if httpx.get(base + "/readyz", timeout=2).status_code == 200:
                 return proc, base
         except httpx.HTTPError:
-            time.sleep(0.2)
+            pass
+        time.sleep(0.2)
     proc.kill()
     raise RuntimeError("the API did not start")
 

@@ -6,8 +6,10 @@ limit, not in the OpenAPI document):
 - ``GET /livez``: the process answers. Nothing else is looked at, so a database outage never gets a
   healthy process restarted.
 - ``GET /readyz``: this process can serve: the database answers and its schema is at this code's
-  migration head, and the job queue (SQLite file or Redis) answers. 200 when every check passes, 503
-  with the failing ones otherwise, each check bounded by ``CHECK_TIMEOUT_SECONDS``.
+  migration head, the job queue (SQLite file or Redis) answers, and its read workers, where it has
+  them, have started (a long read sent before waited seconds for a worker to import the app). 200 when
+  every check passes, 503 with the failing ones otherwise, each check bounded by
+  ``CHECK_TIMEOUT_SECONDS``.
 """
 
 from __future__ import annotations
@@ -50,7 +52,19 @@ async def _job_queue(runtime: Runtime) -> str | None:
     return None
 
 
+async def _read_workers(runtime: Runtime) -> str | None:
+    assert runtime.read_workers is not None
+    return runtime.read_workers.starting()
+
+
 CHECKS: dict[str, Check] = {"database": _database, "job_queue": _job_queue}
+
+
+def _checks(runtime: Runtime) -> dict[str, Check]:
+    """The checks of this process: the read workers' only where it has them."""
+    if runtime.read_workers is None:
+        return CHECKS
+    return {**CHECKS, "read_workers": _read_workers}
 
 
 async def _run(check: Check, runtime: Runtime) -> str | None:
@@ -70,8 +84,9 @@ def add_probe_routes(app: FastAPI) -> None:
     @app.get("/readyz", include_in_schema=False)
     async def readyz(request: Request) -> JSONResponse:
         runtime: Runtime = request.app.state.runtime
-        names = list(CHECKS)
-        found = await asyncio.gather(*(_run(CHECKS[name], runtime) for name in names))
+        checks_of = _checks(runtime)
+        names = list(checks_of)
+        found = await asyncio.gather(*(_run(checks_of[name], runtime) for name in names))
         checks = {
             name: "ok" if problem is None else problem for name, problem in zip(names, found, strict=True)
         }

@@ -23,6 +23,7 @@ from sqlalchemy import text
 from reelscope.collectors.base import SoundRecord
 from reelscope.contract.read_workers import ReadCall, ReadWorkers
 from reelscope.kit.clock import ManualClock
+from reelscope.kit.migrate import HEAD
 from reelscope.kit.platforms import Platform
 from reelscope.runtime import Runtime
 from reelscope.sound import service as sound_service
@@ -30,6 +31,7 @@ from tests.catalog_builders import ingest, video
 from tests.conftest import TeamKey
 from tests.kit.test_errors import assert_error
 from tests.sound.test_endpoints import ESPRESSO, sound_id
+from tests.test_probes import stamp
 
 pytestmark = pytest.mark.process
 
@@ -112,6 +114,26 @@ class TestOtherRequests:
 
         assert await workers.run("team", build, gone) is None
         await workers.close()
+
+
+class TestReadiness:
+    async def test_not_ready_until_its_read_workers_have_started(
+        self, client: httpx.AsyncClient, runtime: Runtime, workers: ReadWorkers
+    ) -> None:
+        """/readyz (issue 29 item 3): a long read sent before the workers started waited seconds for one
+        to import the app, so a load balancer must not send it yet."""
+        await stamp(runtime, HEAD)
+        response = await client.get("/readyz")
+        assert response.status_code == 503
+        assert response.json()["checks"]["read_workers"] == "read workers not started"
+
+        workers.start()
+        for started in workers._warming:
+            await asyncio.wrap_future(started)
+
+        response = await client.get("/readyz")
+        assert response.status_code == 200, response.text
+        assert response.json()["checks"]["read_workers"] == "ok"
 
 
 class TestErrors:

@@ -156,6 +156,18 @@ class ReadWorkers:
         pool = self._executor()
         self._warming = [pool.submit(os.getpid) for _ in range(self._count)]
 
+    def starting(self) -> str | None:
+        """None once every worker has started (``start``); else why this process cannot yet answer a long
+        read at once: a request that came first waited for a worker to import the app (2-4 s)."""
+        if not self._warming:
+            return "read workers not started"
+        if not all(future.done() for future in self._warming):
+            return "read workers starting"
+        failed = next((f.exception() for f in self._warming if f.exception() is not None), None)
+        if failed is not None:
+            return f"a read worker failed to start ({type(failed).__name__})"
+        return None
+
     async def run(
         self, owner: str, build: Callable[[], ReadCall], gone: Callable[[], Awaitable[bool]]
     ) -> ReadReply | None:
