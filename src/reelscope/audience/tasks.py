@@ -86,6 +86,6 @@ async def snapshot(ctx: TaskContext, *, item_id: str, platform: str, handle: str
             at=ctx.now(),
         )
         # the page shows the latest completed snapshot: this one, once the job completes
-        await dashboard_service.draw_ahead(session, item_id)
+        await dashboard_service.draw_ahead(session, ctx.job.team_id, "creator", item_id)
         await ctx.complete(session, result)
     return {"sample_size": audience.sample_size, "data_source": audience.data_source}

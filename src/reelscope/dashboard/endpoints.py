@@ -49,7 +49,9 @@ async def get_dashboard(token: str, request: Request) -> HTMLResponse:
     if body is None:
         body = await asyncio.to_thread(partial(page.render, **inputs))
         async with runtime.db.transaction() as session:
-            await dashboard_service.keep_page(session, target.team_id, item_id, drawn_from, body, now)
+            await dashboard_service.keep_page(
+                session, target.team_id, target.kind, item_id, drawn_from, body, now
+            )
     if not found:
         runtime.caches.keep(("dashboard", item_id), drawn_from, body)
     issued = links.serializer.loads(token, return_timestamp=True)[1]

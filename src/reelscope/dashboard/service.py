@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.audience import service as audience_service
 from reelscope.dashboard import repository
-from reelscope.models import TrackedItem
+from reelscope.kit.errors import NotFound
 from reelscope.tracking import service as tracking_service
 from reelscope.worker import enqueue
 
@@ -71,18 +71,20 @@ async def is_current(session: AsyncSession, item_id: str, inputs_hash: str) -> b
 
 
 async def keep_page(
-    session: AsyncSession, team_id: str, item_id: str, inputs_hash: str, body: str, now: datetime
+    session: AsyncSession, team_id: str, kind: str, item_id: str, inputs_hash: str, body: str, now: datetime
 ) -> None:
     """Keep ``body``, drawn from inputs hashing to ``inputs_hash``, unless the item is gone meanwhile."""
-    if await session.get(TrackedItem, item_id) is None:
+    try:
+        await tracking_service.get_item(session, team_id, kind, item_id)
+    except NotFound:
         return
     await repository.keep(
         session, item_id=item_id, team_id=team_id, drawn_from=inputs_hash, body=body, now=now
     )
 
 
-async def draw_ahead(session: AsyncSession, item_id: str) -> None:
+async def draw_ahead(session: AsyncSession, team_id: str, kind: str, item_id: str) -> None:
     """Called in the transaction that changes what ``item_id``'s page shows: once it commits, the
     ``dashboard.draw`` job draws the page again, if one is kept (its dashboard was opened)."""
     if await repository.kept_hash(session, item_id) is not None:
-        enqueue(session, DRAW_TASK, item_id=item_id)
+        enqueue(session, DRAW_TASK, team_id=team_id, kind=kind, item_id=item_id)

@@ -8,23 +8,18 @@ from typing import Any
 
 from reelscope.dashboard import page, service
 from reelscope.kit.errors import NotFound
-from reelscope.models import TrackedItem
 from reelscope.worker import TaskContext, task
 
 
 # the background lane: nobody waits for it (a request whose page is not drawn yet draws it itself), and a
 # half second of drawing per cycle stays off the workers of cycles and lookups (ADR 0042)
 @task(service.DRAW_TASK, background=True)
-async def draw(ctx: TaskContext, *, item_id: str, **_: Any) -> dict[str, Any]:
+async def draw(ctx: TaskContext, *, team_id: str, kind: str, item_id: str, **_: Any) -> dict[str, Any]:
     """Draw the page from the item's inputs now and keep it; nothing when the kept one is current."""
     now = ctx.now()
     async with ctx.db.transaction(write=False) as session:
-        item = await session.get(TrackedItem, item_id)
-        if item is None:
-            return {"drawn": False, "skipped": "not_found"}
-        team_id = item.team_id
         try:
-            inputs = await service.inputs_of(session, team_id, item.kind, item_id, now)
+            inputs = await service.inputs_of(session, team_id, kind, item_id, now)
         except NotFound:
             return {"drawn": False, "skipped": "not_found"}
         inputs_hash = service.drawn_from(inputs)
@@ -32,5 +27,5 @@ async def draw(ctx: TaskContext, *, item_id: str, **_: Any) -> dict[str, Any]:
             return {"drawn": False}
     body = await asyncio.to_thread(partial(page.render, **inputs))
     async with ctx.db.transaction() as session:
-        await service.keep_page(session, team_id, item_id, inputs_hash, body, now)
+        await service.keep_page(session, team_id, kind, item_id, inputs_hash, body, now)
     return {"drawn": True}

@@ -259,7 +259,7 @@ async def _record(
     )
     if found:
         await _announce_outliers(session, item, found, now, links)
-    await dashboard_service.draw_ahead(session, item.id)
+    await dashboard_service.draw_ahead(session, item.team_id, item.kind, item.id)
     return {
         "snapshot_at": iso(now),
         "scheduled_for": iso(scheduled_for),

@@ -53,7 +53,8 @@ async def collect_posts(ctx: TaskContext, *, item_id: str, max_videos: int, **_:
         if item is None:
             raise JobFailed("not_found", "The tracked creator was deleted", retry=False)
         stored = await cycles.store_posts(session, item, records, ctx.now(), baseline=True)
-        await dashboard_service.draw_ahead(session, item.id)  # its outliers and cadence may change
+        # its outliers and cadence may change
+        await dashboard_service.draw_ahead(session, item.team_id, item.kind, item.id)
         result = {"videos_collected": len(stored), "new_posts": sum(1 for _, created in stored if created)}
         await ctx.complete(session, result)
     return result
