@@ -135,7 +135,6 @@ class TestCollectedUrls:
             ],
             by_weekday={},
             audience=None,
-            expires_at=clock.now(),
         )
         assert html.count("<a href=") == 1
         assert '<a href="https://www.tiktok.com/@a/video/1" rel="noreferrer">good</a>' in html

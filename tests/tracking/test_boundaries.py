@@ -32,4 +32,9 @@ def test_audience_does_not_reach_into_tracking() -> None:
 def test_the_dashboard_reads_tracking_through_its_service() -> None:
     imported = imports_of("dashboard/endpoints.py")
     assert not {name for name in imported if name.startswith(("reelscope.models", "sqlalchemy"))}
-    assert "reelscope.tracking.service" in imported
+    assert "reelscope.dashboard.service" in imported
+    # the service and the drawing job read tracking's rows through tracking.service; the dashboard's
+    # own table only through its repository
+    for module in ("dashboard/service.py", "dashboard/tasks.py"):
+        assert not {name for name in imports_of(module) if name.startswith("reelscope.models")}, module
+    assert "reelscope.tracking.service" in imports_of("dashboard/service.py")

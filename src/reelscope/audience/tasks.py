@@ -10,6 +10,7 @@ from reelscope.billing import usage
 from reelscope.collectors.base import Connector, Unavailable
 from reelscope.collectors.guard import UNAVAILABLE, UPSTREAM_ERROR, SourceFailed, guarded
 from reelscope.collectors.registry import build_sources
+from reelscope.dashboard import service as dashboard_service
 from reelscope.events import service as events_service
 from reelscope.events.schemas import AudienceSnapshotCompleted
 from reelscope.kit.platforms import Platform
@@ -84,5 +85,7 @@ async def snapshot(ctx: TaskContext, *, item_id: str, platform: str, handle: str
             ctx.job.team_id,
             at=ctx.now(),
         )
+        # the page shows the latest completed snapshot: this one, once the job completes
+        await dashboard_service.draw_ahead(session, ctx.job.team_id, "creator", item_id)
         await ctx.complete(session, result)
     return {"sample_size": audience.sample_size, "data_source": audience.data_source}

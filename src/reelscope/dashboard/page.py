@@ -3,6 +3,11 @@ followers over the snapshots, the outlier posts, the posting cadence and the aud
 
 The page loads BokehJS from Reelscope itself (``/dashboard/assets/``, the files of the installed bokeh
 package), never from a CDN.
+
+A page is drawn for its item, not for a link: the link's expiry is written as ``EXPIRES_AT`` and put in by
+``for_link`` when the page is served, so one drawing serves every link to the item and can be kept in
+the database (ADR 0061). The placeholder stands outside every inline script, so the page's
+Content-Security-Policy (kit/pages.py, by the scripts' hashes) is the same before and after.
 """
 
 from __future__ import annotations
@@ -27,6 +32,9 @@ BOKEH_JS = f"bokeh-{version('bokeh')}.min.js"
 LINE_COLOR = "#1f77b4"  # the growth lines (the browser test looks for it in a screenshot)
 BAR_COLOR = "#ff7f0e"
 NO_OUTLIERS = '<tr><td colspan="4">None yet</td></tr>'
+# where the link's expiry goes; "<" never comes out of html.escape, so no collected text after it (the
+# outliers, the audience note: all escaped) can contain it, and ``for_link`` replaces the last one
+EXPIRES_AT = "<!--expires-at-->"
 
 
 def asset_file(name: str) -> Path | None:
@@ -88,9 +96,9 @@ def render(
     outliers: Sequence[dict[str, Any]],
     by_weekday: dict[str, int],
     audience: dict[str, Any] | None,
-    expires_at: datetime,
 ) -> str:
-    """The whole page. ``snapshots`` oldest first as ``(taken_at, raw numbers)``."""
+    """The whole page, with ``EXPIRES_AT`` for the link's expiry. ``snapshots`` oldest first as
+    ``(taken_at, raw numbers)``."""
     from bokeh.embed import components
 
     at = [taken for taken, _ in snapshots]
@@ -148,10 +156,16 @@ td, th {{ border-bottom: 1px solid #ddd; padding: .3rem .5rem; text-align: left;
 {script}
 </head><body>
 <h1>{name} <small>({html.escape(item["platform"])} {html.escape(item["kind"])})</small></h1>
-<p>{len(snapshots)} snapshots; status {html.escape(item["status"])}. This link expires {iso(expires_at)}.</p>
+<p>{len(snapshots)} snapshots; status {html.escape(item["status"])}. This link expires {EXPIRES_AT}.</p>
 {sections}
 <h2>Outlier posts</h2>
 <table><tr><th>Post</th><th>Views</th><th>× median</th><th>Published</th></tr>{rows or NO_OUTLIERS}</table>
 {audience_note}
 </body></html>
 """
+
+
+def for_link(body: str, expires_at: datetime) -> str:
+    """The page ``render`` drew, as served by a link that expires at ``expires_at``."""
+    before, found, after = body.rpartition(EXPIRES_AT)
+    return f"{before}{iso(expires_at)}{after}" if found else body

@@ -53,6 +53,7 @@ from reelscope.models.read_path import HashtagDaily as HashtagDaily
 from reelscope.models.read_path import ReadVersion as ReadVersion
 from reelscope.models.sounds import SoundResolution as SoundResolution
 from reelscope.models.sounds import SoundStats as SoundStats
+from reelscope.models.tracking import DashboardPage as DashboardPage
 from reelscope.models.tracking import TrackedItem as TrackedItem
 from reelscope.models.tracking import TrackedPost as TrackedPost
 from reelscope.models.tracking import TrackingSnapshotRow as TrackingSnapshotRow

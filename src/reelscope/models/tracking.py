@@ -103,3 +103,18 @@ class TrackedPost(Base):
     outlier_announced_at: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
     first_seen_at: Mapped[datetime] = mapped_column(UtcDateTime)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class DashboardPage(Base):
+    """A tracked item's dashboard page, drawn ahead by the ``dashboard.draw`` job when a cycle, a post
+    collection or an audience snapshot changes what it shows (ADR 0061). ``drawn_from`` is the hash of
+    the inputs it was drawn from (``dashboard.service.drawn_from``): a request whose inputs hash
+    otherwise draws the page itself. ``body`` holds the link's expiry as ``page.EXPIRES_AT``."""
+
+    __tablename__ = "dashboard_pages"
+
+    item_id: Mapped[str] = mapped_column(ForeignKey("tracked_items.id", ondelete="CASCADE"), primary_key=True)
+    team_id: Mapped[str] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
+    drawn_from: Mapped[str] = mapped_column(String(64))
+    body: Mapped[str] = mapped_column(Text)
+    drawn_at: Mapped[datetime] = mapped_column(UtcDateTime)

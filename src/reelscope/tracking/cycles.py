@@ -8,9 +8,10 @@ by the dispatcher) or, for the first cycle, created with the item. In order:
 2. the source is read outside any transaction; a failure counts one failed check, and the third in a
    row pauses the item with ``max_failures_reached`` (failed checks are not billed);
 3. one transaction debits the cycle, stores the snapshot (with its ``delta_`` fields), the posts and the
-   report, publishes ``tracking.cycle.completed`` and any ``tracking.outlier_video.detected``, and
-   completes the job, so a repeated attempt rolls all of it back (``JobLost``) and a due time is
-   checked once (the snapshot is also unique per item and due time).
+   report, publishes ``tracking.cycle.completed`` and any ``tracking.outlier_video.detected``, has the
+   item's dashboard page drawn again once it commits (if one is kept, ADR 0061), and completes the job,
+   so a repeated attempt rolls all of it back (``JobLost``) and a due time is checked once (the
+   snapshot is also unique per item and due time).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from reelscope.billing import service as billing_service
 from reelscope.billing.prices import JOB_PRICES
 from reelscope.collectors.base import Connector, CreatorRecord, VideoRecord, VideoStats
 from reelscope.collectors.guard import SourceFailed, guarded
+from reelscope.dashboard import service as dashboard_service
 from reelscope.dashboard.links import Links, links_for
 from reelscope.events import service as events_service
 from reelscope.events.schemas import (
@@ -257,6 +259,7 @@ async def _record(
     )
     if found:
         await _announce_outliers(session, item, found, now, links)
+    await dashboard_service.draw_ahead(session, item.team_id, item.kind, item.id)
     return {
         "snapshot_at": iso(now),
         "scheduled_for": iso(scheduled_for),

@@ -8,6 +8,7 @@ from typing import Any
 from reelscope.collectors.base import Unavailable
 from reelscope.collectors.guard import UNAVAILABLE, UPSTREAM_ERROR, SourceFailed, guarded
 from reelscope.collectors.registry import build_sources
+from reelscope.dashboard import service as dashboard_service
 from reelscope.kit.logging import get_logger
 from reelscope.kit.platforms import Platform
 from reelscope.models import TrackedItem
@@ -52,6 +53,8 @@ async def collect_posts(ctx: TaskContext, *, item_id: str, max_videos: int, **_:
         if item is None:
             raise JobFailed("not_found", "The tracked creator was deleted", retry=False)
         stored = await cycles.store_posts(session, item, records, ctx.now(), baseline=True)
+        # its outliers and cadence may change
+        await dashboard_service.draw_ahead(session, item.team_id, item.kind, item.id)
         result = {"videos_collected": len(stored), "new_posts": sum(1 for _, created in stored if created)}
         await ctx.complete(session, result)
     return result
