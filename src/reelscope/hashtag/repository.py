@@ -6,14 +6,14 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime, time
 from typing import Any
 
-from sqlalchemy import String, Table, delete, func, insert, literal, literal_column, select, update
+from sqlalchemy import String, Table, case, delete, func, insert, literal, literal_column, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
 from reelscope.catalog.repository import CHANGED_FROM, NOTHING_CHANGED
 from reelscope.kit.fast_reads import FastReads
-from reelscope.models import Hashtag, HashtagDaily, ReadVersion, Video, VideoHashtag
+from reelscope.models import Hashtag, HashtagDaily, HashtagTopList, ReadVersion, Video, VideoHashtag
 
 ROLLUP = "hashtag_rollup"
 
@@ -152,6 +152,71 @@ async def top(
         .limit(limit)
     )
     return (await session.execute(stmt)).all()
+
+
+async def window_totals(session: AsyncSession, first_days: Sequence[str], last_day: str) -> Sequence[Any]:
+    """Per tag and platform used in [min(first_days), last_day]: (hashtag_id, display, platform, then the
+    count and total views over [first_day, last_day] of each of ``first_days``, None where it has no row),
+    in one pass over the rollup. Rows come in ``hashtags.key`` order, the database's own collation: the order
+    ``top`` breaks ties by."""
+    in_window = [HashtagDaily.day >= first for first in first_days]
+    sums = [
+        func.sum(case((inside, column))).label(f"{name}_{n}")
+        for n, inside in enumerate(in_window)
+        for name, column in (("count", HashtagDaily.videos), ("views", HashtagDaily.views))
+    ]
+    grouped = (
+        select(HashtagDaily.hashtag_id, HashtagDaily.platform, *sums)
+        .where(HashtagDaily.day >= min(first_days), HashtagDaily.day <= last_day)
+        .group_by(HashtagDaily.hashtag_id, HashtagDaily.platform)
+        .subquery()
+    )
+    stmt = (
+        select(grouped.c.hashtag_id, Hashtag.display, grouped.c.platform, *(grouped.c[s.name] for s in sums))
+        .join(Hashtag, Hashtag.id == grouped.c.hashtag_id)
+        .order_by(Hashtag.key, grouped.c.platform)
+    )
+    return (await session.execute(stmt)).all()
+
+
+async def rollup_version(session: AsyncSession, name: str) -> str | None:
+    stmt = select(ReadVersion.version).where(ReadVersion.name == name)
+    value: str | None = (await session.execute(stmt)).scalar_one_or_none()
+    return value
+
+
+async def has_top_lists(session: AsyncSession, version: str, last_day: str) -> bool:
+    stmt = select(HashtagTopList.body).where(
+        HashtagTopList.version == version, HashtagTopList.last_day == last_day
+    )
+    return (await session.execute(stmt.limit(1))).first() is not None
+
+
+async def keep_top_lists(session: AsyncSession, version: str, lists: Sequence[dict[str, str]]) -> None:
+    """Store built top lists under ``version`` and drop those of any other version: a list is only ever
+    read under the version it was built from, so older ones are dead weight."""
+    await session.execute(delete(HashtagTopList).where(HashtagTopList.version != version))
+    if lists:
+        await session.execute(insert(HashtagTopList), [{"version": version, **kept} for kept in lists])
+
+
+async def kept_top_list(
+    reads: FastReads, version: str, first_day: str, last_day: str, scope: str, order_by: str, sort: str
+) -> str | None:
+    """The body of a top list the rollup built under ``version``, as a primary-key read; None if none."""
+    row = await reads.one(
+        "SELECT body FROM hashtag_top_lists WHERE version = :version AND first_day = :first_day"
+        " AND last_day = :last_day AND scope = :scope AND order_by = :order_by AND sort = :sort",
+        {
+            "version": version,
+            "first_day": first_day,
+            "last_day": last_day,
+            "scope": scope,
+            "order_by": order_by,
+            "sort": sort,
+        },
+    )
+    return None if row is None else str(row[0])
 
 
 async def performance(session: AsyncSession, key: str, first_day: str, last_day: str) -> Any | None:

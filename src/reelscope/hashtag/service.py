@@ -3,16 +3,20 @@
 The rollup (``hashtag_daily``) holds, per UTC day, platform and tag, the counted videos and their
 frozen views, likes and comments; it is rebuilt every 6 hours and at first start, and each rebuild
 gets a new version. A request validates its dates, reads the version (one primary-key read) and serves
-the body this process already built for (version, question), or aggregates the rollup once (ADR 0012).
+the body this process already built for (version, question); else the body the rollup built for the
+common windows (the last 7, 30 and 90 days, ADR 0060); else it aggregates the rollup once (ADR 0012).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import Any
 
 import orjson
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.hashtag import repository
 from reelscope.hashtag.schemas import TopQuery
@@ -21,6 +25,7 @@ from reelscope.kit.db import Database
 from reelscope.kit.errors import InvalidDateRange, NotFound, ValidationFailed
 from reelscope.kit.ids import new_id
 from reelscope.kit.logging import get_logger
+from reelscope.kit.platforms import Platform
 
 log = get_logger(__name__)
 
@@ -106,13 +111,95 @@ async def rollup(db: Database, now: datetime, *, full: bool = False) -> RollupRe
         if from_day is None:
             await repository.touch_version(session, repository.ROLLUP, now)
             rows = 0
+            version = await repository.rollup_version(session, repository.ROLLUP)
         else:
             everything = from_day == FLOOR
             rows = await repository.rebuild_rollup(session, from_day.isoformat(), everything=everything)
-            await repository.set_version(session, repository.ROLLUP, new_id(), now)
+            version = new_id()
+            await repository.set_version(session, repository.ROLLUP, version, now)
+        today = now.date()
+        lists = 0
+        # unchanged rows keep their version and its lists, but a new day needs the windows ending on it
+        if version is not None and (
+            from_day is not None or not await repository.has_top_lists(session, version, today.isoformat())
+        ):
+            lists = await _keep_top_lists(session, version, today)
     since = from_day.isoformat() if from_day is not None else None
-    log.info("hashtag.rolled_up", rows=rows, from_day=since)
-    return {"rows": rows, "from_day": since}
+    log.info("hashtag.rolled_up", rows=rows, from_day=since, top_lists=lists)
+    return {"rows": rows, "from_day": since, "top_lists": lists}
+
+
+# --- top lists answered ahead of the question (ADR 0060) ------------------------------------------
+
+TOP_WINDOW_DAYS = (7, 30, 90)  # the windows clients ask most: the last 7, 30 and 90 days, today included
+TOP_LIMIT = 100  # §4.2: the largest limit; a smaller one is a prefix, as the order is total (ties by key)
+ALL_PLATFORMS = "all"
+ORDERS = [(order_by, descending) for order_by in ("count", "views") for descending in (True, False)]
+
+
+def top_windows(today: date) -> list[tuple[date, date]]:
+    """The kept windows ending ``today`` (UTC), as ``top_body`` sees them: clamped to the stats floor."""
+    firsts = sorted({max(today - timedelta(days=days - 1), FLOOR) for days in TOP_WINDOW_DAYS})
+    return [(first, today) for first in firsts if first <= today]
+
+
+def _sort_name(descending: bool) -> str:
+    return "desc" if descending else "asc"
+
+
+def ranked(tags: list[tuple[str, int, int]], order_by: str, descending: bool) -> list[tuple[str, int, int]]:
+    """(display, count, total_views) as ``repository.top`` orders them: by count or views, then the other,
+    then the tag key. ``tags`` come in key order and the sort is stable, so equal rows keep it."""
+    primary, secondary = (1, 2) if order_by == "count" else (2, 1)
+    sign = -1 if descending else 1
+    return sorted(tags, key=lambda tag: (sign * tag[primary], sign * tag[secondary]))
+
+
+def render_top(tags: Sequence[tuple[str, int, int]]) -> bytes:
+    data = [{"hashtag": display, "count": count, "total_views": views} for display, count, views in tags]
+    return orjson.dumps({"data": data})
+
+
+async def _keep_top_lists(session: AsyncSession, version: str, today: date) -> int:
+    """Build the top list of every kept window, scope and order at ``TOP_LIMIT`` from one pass over the
+    rollup (per tag and platform, a count and views per window), and store them under ``version``."""
+    windows = top_windows(today)
+    if not windows:
+        return 0
+    rows = await repository.window_totals(
+        session, [first.isoformat() for first, _ in windows], today.isoformat()
+    )
+    scopes = [ALL_PLATFORMS, *(platform.value for platform in Platform)]
+    # per window and scope, per tag in key order: [display, count, total_views]
+    totals: list[dict[str, dict[str, list[Any]]]] = [{scope: {} for scope in scopes} for _ in windows]
+    for row in rows:
+        hashtag_id, display, platform = row[0], row[1], row[2]
+        for n, per_scope in enumerate(totals):
+            count, views = row[3 + 2 * n], row[4 + 2 * n]
+            if count is None:
+                continue
+            for scope in (ALL_PLATFORMS, platform):
+                tag = per_scope.setdefault(scope, {}).setdefault(hashtag_id, [display, 0, 0])
+                tag[1] += int(count)
+                tag[2] += int(views)
+    lists = []
+    for (first, last), per_scope in zip(windows, totals, strict=True):
+        for scope, tags in per_scope.items():
+            as_tuples = [(display, count, views) for display, count, views in tags.values()]
+            for order_by, descending in ORDERS:
+                top = ranked(as_tuples, order_by, descending)[:TOP_LIMIT]
+                lists.append(
+                    {
+                        "first_day": first.isoformat(),
+                        "last_day": last.isoformat(),
+                        "scope": scope,
+                        "order_by": order_by,
+                        "sort": _sort_name(descending),
+                        "body": render_top(top).decode(),
+                    }
+                )
+    await repository.keep_top_lists(session, version, lists)
+    return len(lists)
 
 
 async def rollup_if_stale(db: Database, now: datetime) -> RollupResult | None:
@@ -162,13 +249,28 @@ async def top_body(db: Database, caches: ReadCaches, q: TopQuestion) -> bytes:
     hit, body = caches.lookup(key, version)
     if hit:
         return body  # type: ignore[no-any-return]
-    # a question this process has not answered for this rollup: aggregated once, off the event loop
-    async with db.transaction(write=False, off_loop=True) as session:
-        rows = await repository.top(
-            session, first.isoformat(), q.last.isoformat(), q.platform, q.order_by, q.descending, q.limit
+    # a question this process has not answered for this rollup: a window the rollup answered ahead
+    kept = await repository.kept_top_list(
+        db.fast,
+        version,
+        first.isoformat(),
+        q.last.isoformat(),
+        q.platform or ALL_PLATFORMS,
+        q.order_by,
+        _sort_name(q.descending),
+    )
+    if kept is not None:
+        body = (
+            kept.encode()
+            if q.limit >= TOP_LIMIT
+            else orjson.dumps({"data": orjson.loads(kept)["data"][: q.limit]})
         )
-    data = [{"hashtag": r.display, "count": int(r.count), "total_views": int(r.total_views)} for r in rows]
-    body = orjson.dumps({"data": data})
+    else:  # or any other range: aggregated once, off the event loop
+        async with db.transaction(write=False, off_loop=True) as session:
+            rows = await repository.top(
+                session, first.isoformat(), q.last.isoformat(), q.platform, q.order_by, q.descending, q.limit
+            )
+        body = render_top([(r.display, int(r.count), int(r.total_views)) for r in rows])
     caches.keep(key, version, body)
     return body
 

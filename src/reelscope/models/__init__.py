@@ -50,6 +50,7 @@ from reelscope.models.lookup import LookupBatch as LookupBatch
 from reelscope.models.lookup import LookupRun as LookupRun
 from reelscope.models.read_path import DigestList as DigestList
 from reelscope.models.read_path import HashtagDaily as HashtagDaily
+from reelscope.models.read_path import HashtagTopList as HashtagTopList
 from reelscope.models.read_path import ReadVersion as ReadVersion
 from reelscope.models.sounds import SoundResolution as SoundResolution
 from reelscope.models.sounds import SoundStats as SoundStats

@@ -46,6 +46,22 @@ class HashtagDaily(Base):
     comments: Mapped[int] = mapped_column(BigInteger)
 
 
+class HashtagTopList(Base):
+    """A §4.2 top list the rollup answered ahead of the question (ADR 0060): the rendered body of the
+    ``limit=100`` answer for the posting days [``first_day``, ``last_day``], ``scope`` (a platform or
+    ``all``), ``order_by`` and ``sort``, valid only under the rollup ``version`` it was built from."""
+
+    __tablename__ = "hashtag_top_lists"
+
+    version: Mapped[str] = mapped_column(String(36), primary_key=True)
+    first_day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    last_day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    scope: Mapped[str] = mapped_column(String(16), primary_key=True)
+    order_by: Mapped[str] = mapped_column(String(8), primary_key=True)
+    sort: Mapped[str] = mapped_column(String(4), primary_key=True)
+    body: Mapped[str] = mapped_column(Text)
+
+
 class ReadVersion(Base):
     """The version of a precomputed result that is not a single row (the hashtag rollup)."""
 
