@@ -132,7 +132,7 @@ class TestIncrementalRollup:
         rows = await rollup_rows(runtime)
         clock.advance(timedelta(hours=6))
         result = await hashtag_service.rollup(runtime.db, clock.now())
-        assert result == {"rows": 0, "from_day": None}
+        assert result == {"rows": 0, "from_day": None, "top_lists": 0}  # the same day: its lists stay
         after, second_time = await version(runtime)
         assert after == before  # cached answers of this version stay valid
         assert second_time == first_time + timedelta(hours=6)  # a start within 6 hours does not roll up

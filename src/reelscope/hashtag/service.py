@@ -9,6 +9,7 @@ common windows (the last 7, 30 and 90 days, ADR 0060); else it aggregates the ro
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -147,12 +148,15 @@ def _sort_name(descending: bool) -> str:
     return "desc" if descending else "asc"
 
 
-def ranked(tags: list[tuple[str, int, int]], order_by: str, descending: bool) -> list[tuple[str, int, int]]:
-    """(display, count, total_views) as ``repository.top`` orders them: by count or views, then the other,
-    then the tag key. ``tags`` come in key order and the sort is stable, so equal rows keep it."""
+def ranked(
+    tags: list[tuple[str, int, int]], order_by: str, descending: bool, limit: int
+) -> list[tuple[str, int, int]]:
+    """The first ``limit`` (display, count, total_views) as ``repository.top`` orders them: by count or
+    views, then the other, then the tag key. ``tags`` come in key order and ``nsmallest`` is stable
+    (``sorted(...)[:limit]``), so equal rows keep it."""
     primary, secondary = (1, 2) if order_by == "count" else (2, 1)
     sign = -1 if descending else 1
-    return sorted(tags, key=lambda tag: (sign * tag[primary], sign * tag[secondary]))
+    return heapq.nsmallest(limit, tags, key=lambda tag: (sign * tag[primary], sign * tag[secondary]))
 
 
 def render_top(tags: Sequence[tuple[str, int, int]]) -> bytes:
@@ -187,7 +191,7 @@ async def _keep_top_lists(session: AsyncSession, version: str, today: date) -> i
         for scope, tags in per_scope.items():
             as_tuples = [(display, count, views) for display, count, views in tags.values()]
             for order_by, descending in ORDERS:
-                top = ranked(as_tuples, order_by, descending)[:TOP_LIMIT]
+                top = ranked(as_tuples, order_by, descending, TOP_LIMIT)
                 lists.append(
                     {
                         "first_day": first.isoformat(),
