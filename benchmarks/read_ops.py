@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import re
@@ -327,8 +328,16 @@ def measure(
     checkpoint: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    # this process's own garbage collections are not the server's latency: what it holds (the app the
+    # periodic work imported) is frozen, and collections wait between operations (a full one took
+    # 50-170 ms here, inside a timed request as often as not, until session 16)
+    gc.collect()
+    gc.freeze()
     with httpx.Client(base_url=base, headers=headers, timeout=TIMEOUT_S) as client:
         for name, path in ops.items():
+            gc.enable()
+            gc.collect()
+            gc.disable()
             statuses: dict[str, int] = {}
             sizes: list[int] = []
 
@@ -377,6 +386,8 @@ def measure(
                 f" cold p99 {(out[name]['cold'] or {}).get('p99_ms')} ms{flag}",
                 flush=True,
             )
+    gc.enable()
+    gc.unfreeze()
     return out
 
 
