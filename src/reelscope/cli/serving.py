@@ -29,25 +29,26 @@ def _record_metrics_in(settings: Settings) -> None:
 
 
 def _report_memory(settings: Settings) -> None:
-    """Freed memory given back to the system (kit/heap.py), where this process's memory grows, logged
-    every ``REELSCOPE_MEMORY_REPORT_SECONDS`` when set, and the garbage collector's long pauses
-    (kit/gc_pauses.py)."""
-    from reelscope.kit import gc_pauses, heap, memory_report
+    """Freed memory given back to the system (kit/heap.py), and where this process's memory grows,
+    logged every ``REELSCOPE_MEMORY_REPORT_SECONDS`` when set."""
+    from reelscope.kit import heap, memory_report
 
     heap.start(settings.malloc_arena_max, settings.malloc_trim_seconds)
     memory_report.start_if_set(settings.memory_report_seconds)
-    gc_pauses.start(settings.loop_held_warning_ms)
 
 
-def _settle(app_: FastAPI | None = None) -> None:
+def _settle(settings: Settings, app_: FastAPI | None = None) -> None:
     """What the first requests would build, built now (``main.prepare``); then what this process built
-    to serve, kept for its life, out of the garbage collector's walks (ADR 0059)."""
+    to serve, kept for its life, out of the garbage collector's walks, and from now on a long
+    collection logged (ADR 0059; not during the start's own work, whose big collections are expected,
+    and whose warnings a first ``serve`` would print on the screen)."""
     from reelscope.kit import gc_pauses
     from reelscope.main import prepare
 
     if app_ is not None:
         prepare(app_)
     gc_pauses.settle()
+    gc_pauses.start(settings.loop_held_warning_ms)
 
 
 @app.command()
@@ -140,7 +141,7 @@ def serve(
 
     app_ = create_app(settings)
     embedded = start_embedded(settings)
-    _settle(app_)
+    _settle(settings, app_)
     try:
         uvicorn.run(
             app_,
@@ -174,7 +175,7 @@ def api(
     _report_memory(settings)
     upgrade_to_head(settings.effective_database_url)
     app_ = create_app(settings)
-    _settle(app_)
+    _settle(settings, app_)
     uvicorn.run(
         app_,
         host=host or settings.host,
@@ -210,7 +211,7 @@ def worker(
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     upgrade_to_head(settings.effective_database_url)
     metrics_server = worker_port.serve(settings)
-    _settle()
+    _settle(settings)
     try:
         run_worker(settings, periodic=periodic)
     finally:

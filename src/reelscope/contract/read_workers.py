@@ -303,9 +303,9 @@ def _start_worker(settings: Settings, logging: dict[str, Any], parent: int) -> N
     os.nice(NICENESS)
     if logging:
         configure_logging(**logging)
-    gc_pauses.start(settings.loop_held_warning_ms)
     _worker = _Worker(settings)
     gc_pauses.settle()  # the app it imported and built, out of the collector's walks (ADR 0059)
+    gc_pauses.start(settings.loop_held_warning_ms)
 
 
 # how often a worker checks that its API process is still there
