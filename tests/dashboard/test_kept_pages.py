@@ -13,7 +13,7 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from reelscope.dashboard import page
+from reelscope.dashboard import page, repository
 from reelscope.dashboard import service as dashboard_service
 from reelscope.dashboard.links import links_for
 from reelscope.kit.clock import ManualClock, as_utc, iso
@@ -153,3 +153,33 @@ class TestKeptPages:
         assert await kept_row(runtime, str(item["id"])) is not None
         clock.advance(timedelta(hours=169))  # past the 168 hours a link lasts
         assert_error(await client.get(path), 403, "forbidden")
+
+
+class TestKeptRows:
+    async def test_a_kept_page_is_read_by_its_team_only_and_never_replaced_by_an_older_drawing(
+        self, client: httpx.AsyncClient, team: TeamKey, advance: Advance, runtime: Runtime
+    ) -> None:
+        """Every team-owned read filters by team; a drawing from inputs read before the kept one's
+        (a request that began before a cycle and finished after the job) does not replace it."""
+        item = await tracked_with_history(client, team, advance)
+        assert (await client.get(path_of(str(item["dashboard_url"])))).status_code == 200
+        kept = await kept_row(runtime, str(item["id"]))
+        assert kept is not None
+        async with runtime.db.transaction(write=False) as session:
+            assert await repository.kept_hash(session, kept.team_id, kept.item_id) == kept.drawn_from
+            assert await repository.kept_hash(session, "another-team", kept.item_id) is None
+            assert await repository.kept_body(session, "another-team", kept.item_id, kept.drawn_from) is None
+
+        for moment, hash_ in ((kept.drawn_at - timedelta(seconds=1), "older"), (kept.drawn_at, "same")):
+            async with runtime.db.transaction() as session:
+                await repository.keep(
+                    session,
+                    item_id=kept.item_id,
+                    team_id=kept.team_id,
+                    drawn_from=hash_,
+                    body="x",
+                    now=moment,
+                )
+            now_kept = await kept_row(runtime, kept.item_id)
+            assert now_kept is not None
+            assert now_kept.drawn_from == (kept.drawn_from if hash_ == "older" else "same")

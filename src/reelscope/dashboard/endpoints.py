@@ -45,7 +45,7 @@ async def get_dashboard(token: str, request: Request) -> HTMLResponse:
         drawn_from = dashboard_service.drawn_from(inputs)
         found, body = runtime.caches.lookup(("dashboard", item_id), drawn_from)
         if not found:
-            body = await dashboard_service.kept_page(session, item_id, drawn_from)
+            body = await dashboard_service.kept_page(session, target.team_id, item_id, drawn_from)
     if body is None:
         body = await asyncio.to_thread(partial(page.render, **inputs))
         async with runtime.db.transaction() as session:

@@ -61,13 +61,13 @@ def drawn_from(inputs: Inputs) -> str:
     return hashlib.sha256(orjson.dumps(inputs, option=orjson.OPT_NON_STR_KEYS)).hexdigest()
 
 
-async def kept_page(session: AsyncSession, item_id: str, inputs_hash: str) -> str | None:
-    """The page kept for the item if it was drawn from inputs hashing to ``inputs_hash``."""
-    return await repository.kept_body(session, item_id, inputs_hash)
+async def kept_page(session: AsyncSession, team_id: str, item_id: str, inputs_hash: str) -> str | None:
+    """The page kept for the team's item if it was drawn from inputs hashing to ``inputs_hash``."""
+    return await repository.kept_body(session, team_id, item_id, inputs_hash)
 
 
-async def is_current(session: AsyncSession, item_id: str, inputs_hash: str) -> bool:
-    return await repository.kept_hash(session, item_id) == inputs_hash
+async def is_current(session: AsyncSession, team_id: str, item_id: str, inputs_hash: str) -> bool:
+    return await repository.kept_hash(session, team_id, item_id) == inputs_hash
 
 
 async def keep_page(
@@ -86,5 +86,5 @@ async def keep_page(
 async def draw_ahead(session: AsyncSession, team_id: str, kind: str, item_id: str) -> None:
     """Called in the transaction that changes what ``item_id``'s page shows: once it commits, the
     ``dashboard.draw`` job draws the page again, if one is kept (its dashboard was opened)."""
-    if await repository.kept_hash(session, item_id) is not None:
+    if await repository.kept_hash(session, team_id, item_id) is not None:
         enqueue(session, DRAW_TASK, team_id=team_id, kind=kind, item_id=item_id)

@@ -23,7 +23,7 @@ async def draw(ctx: TaskContext, *, team_id: str, kind: str, item_id: str, **_: 
         except NotFound:
             return {"drawn": False, "skipped": "not_found"}
         inputs_hash = service.drawn_from(inputs)
-        if await service.is_current(session, item_id, inputs_hash):
+        if await service.is_current(session, team_id, item_id, inputs_hash):
             return {"drawn": False}
     body = await asyncio.to_thread(partial(page.render, **inputs))
     async with ctx.db.transaction() as session:
