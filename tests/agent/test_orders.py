@@ -27,6 +27,7 @@ from reelscope.models import AgentVideo, Creator, Video
 from reelscope.models.agent import LINK_CATALOG_ORDERS
 from reelscope.runtime import Runtime
 from tests.agent.conftest import CreateAgent
+from tests.agent.test_autopilot import link as link_as_a_run
 from tests.catalog_builders import ingest, video
 from tests.conftest import TeamKey
 
@@ -87,24 +88,8 @@ def video_id(record: VideoRecord) -> str:
 async def link(runtime: Runtime, agent: dict[str, Any], records: list[VideoRecord]) -> None:
     """The records in the catalog and linked to the agent as a run links them: the links, then the
     analytics refreshed (``run_service.refresh_analytics``)."""
-    await ingest(runtime, *records)
-    async with runtime.db.transaction() as session:
-        for record in records:
-            session.add(
-                AgentVideo(
-                    agent_id=agent["id"],
-                    video_id=video_id(record),
-                    platform=record.platform.value,
-                    published_at=record.published_at,
-                    views=record.views,
-                    run_id=agent["run_id"],
-                    keyword=THIN["keywords"][0],
-                    intelligence_status="disabled",
-                    linked_at=record.fetched_at,
-                )
-            )
-        await session.flush()
-        await refresh(runtime, agent, session)
+    await link_as_a_run(runtime, agent, records)
+    await refresh(runtime, agent)
 
 
 async def refresh(runtime: Runtime, agent: dict[str, Any], session: Any = None) -> None:
