@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import BigInteger, DateTime, Engine, Integer, MetaData, create_engine, event
 from sqlalchemy.engine import Dialect, make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
@@ -217,9 +217,11 @@ def create_database(url: str, *, echo: bool = False) -> Database:
         # requests a smaller pool reopened connections (and re-ran the PRAGMAs) all the time
         kwargs.update(pool_size=32, max_overflow=32, pool_timeout=60)
     else:
-        kwargs.update(pool_size=20, max_overflow=20, pool_timeout=60, pool_pre_ping=True)
+        kwargs.update(pool_size=20, max_overflow=20, pool_timeout=60)
     engine = create_async_engine(url, **kwargs)
     count_checkouts(engine.sync_engine, "primary")
+    if not is_sqlite:
+        ping_when_idle(engine.sync_engine)
     if is_sqlite:
         _configure_sqlite(engine, begin=_begin_through_sqlalchemy)
     _refuse_writes(engine)
@@ -280,6 +282,41 @@ def count_checkouts(engine: Engine, pool: str) -> None:
 
     event.listen(engine, "checkout", checked_out)
     event.listen(engine, "checkin", checked_in)
+
+
+# a pooled PostgreSQL connection back in use after resting this long is pinged first (ADR 0063)
+IDLE_PING_S = 1.0
+
+
+def ping_when_idle(engine: Engine) -> None:
+    """Ping a pooled connection before use only when it rested in the pool ``IDLE_PING_S`` or longer
+    (ADR 0063). SQLAlchemy's ``pool_pre_ping`` pings at every checkout, and on asyncpg a ping is three
+    round trips (``BEGIN``, ``;``, ``ROLLBACK``): more than a point read's session costs itself, on
+    every session of every request and job. What it guards against, a connection the server closed
+    while it rested (a restart, an idle timeout, an administrator), happens to connections that rested;
+    one given back a moment ago was working a moment ago. A failed ping discards the connection and
+    the pool connects afresh, as with ``pool_pre_ping``; a connection that dies between its last use
+    and a reuse within ``IDLE_PING_S`` fails its statement once, and SQLAlchemy then replaces every
+    connection of the pool older than the failure."""
+    dialect = engine.dialect
+
+    def returned(_dbapi_connection: Any, record: Any) -> None:
+        record.info["returned_at"] = time.monotonic()
+
+    def taken(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        returned_at = record.info.get("returned_at")
+        if returned_at is None or time.monotonic() - returned_at < IDLE_PING_S:
+            return  # a new connection, or one in use a moment ago
+        try:
+            dialect.do_ping(dbapi_connection)
+        except dialect.loaded_dbapi.Error as error:
+            if dialect.is_disconnect(error, dbapi_connection, None):
+                # the pool drops it and checks out another (a new connection if none is left)
+                raise DisconnectionError("the connection was closed while it rested") from error
+            raise
+
+    event.listen(engine, "checkin", returned)
+    event.listen(engine, "checkout", taken)
 
 
 def _sqlite_file(url: str) -> str | None:
