@@ -54,6 +54,7 @@ from reelscope.contract import (
     writes_nothing,
 )
 from reelscope.kit.pagination import Page, PageQuery, Pagination
+from reelscope.kit.responses import FastJSON
 from reelscope.kit.schemas import Envelope, errors
 
 router = v1_router(prefix="/agents", tags=["agents"])
@@ -219,27 +220,43 @@ async def get_agent_similar_creators(
     return Envelope(data=similar)
 
 
-@router.get("/{agent_id}/analysis/latest", responses=errors(400, 404))
+@router.get(
+    "/{agent_id}/analysis/latest", response_model=Envelope[dict[str, Any] | None], responses=errors(400, 404)
+)
 async def get_latest_agent_analysis(
-    agent_id: str, query: Annotated[EmptyQuery, Query()], session: SessionDep, principal: PrincipalDep
-) -> Envelope[dict[str, Any] | None]:
+    agent_id: str,
+    query: Annotated[EmptyQuery, Query()],
+    session: SessionDep,
+    principal: PrincipalDep,
+    runtime: RuntimeDep,
+) -> FastJSON:
     """The latest run's AI analysis: `analysis_data` (key_highlight, overview, themes, viral_tactics,
     timing_analysis, connecting_thread, top_10_breakdown, excluded_videos), `trends`, `video_count`,
     `cost_usd`; `data` is null before the first analysis."""
     agent = await agent_service.get_owned(session, principal.team_id, agent_id)
     rows, _ = await repository.page_analyses(session, agent.id, skip=0, limit=1)
-    return Envelope(data=rows[0].analysis if rows else None)
+    analyses = agent_service.analyses_as_stored(runtime.caches, rows)
+    return FastJSON({"data": analyses[0] if analyses else None})
 
 
-@router.get("/{agent_id}/analysis", responses=errors(400, 404))
+@router.get("/{agent_id}/analysis", response_model=Page[dict[str, Any]], responses=errors(400, 404))
 async def list_agent_analyses(
-    agent_id: str, query: Annotated[AgentPageQuery, Query()], session: SessionDep, principal: PrincipalDep
-) -> Page[dict[str, Any]]:
+    agent_id: str,
+    query: Annotated[AgentPageQuery, Query()],
+    session: SessionDep,
+    principal: PrincipalDep,
+    runtime: RuntimeDep,
+) -> FastJSON:
     """Every run's analysis, newest first."""
     agent = await agent_service.get_owned(session, principal.team_id, agent_id)
     rows, total = await repository.page_analyses(session, agent.id, skip=query.skip, limit=query.limit)
-    items = [row.analysis for row in rows if row.analysis is not None]
-    return Page(data=items, pagination=Pagination.of(PageQuery(page=query.page, limit=query.limit), total))
+    pagination = Pagination.of(PageQuery(page=query.page, limit=query.limit), total)
+    return FastJSON(
+        {
+            "data": agent_service.analyses_as_stored(runtime.caches, rows),
+            "pagination": pagination.model_dump(mode="json"),
+        }
+    )
 
 
 @router.get("/{agent_id}/trends/latest", responses=errors(400, 404))
@@ -283,20 +300,23 @@ async def get_agent_hooks(
     )
 
 
-@router.get("/{agent_id}/runs", responses=errors(400, 404))
+@router.get("/{agent_id}/runs", response_model=Envelope[RunList], responses=errors(400, 404))
 async def list_agent_runs(
     agent_id: str,
     query: Annotated[AgentPageQuery, Query()],
     session: SessionDep,
     principal: PrincipalDep,
     clock: ClockDep,
-) -> Envelope[RunList]:
+    runtime: RuntimeDep,
+) -> FastJSON:
     """The agent's runs, newest first; a run that did not start says why in `error`."""
-    runs = await agent_service.runs_page(session, principal.team_id, agent_id, query, now=clock.now())
-    return Envelope(data=runs)
+    runs = await agent_service.runs_page(
+        session, runtime.caches, principal.team_id, agent_id, query, now=clock.now()
+    )
+    return FastJSON({"data": runs})
 
 
-@router.get("/{agent_id}/runs/{run_id}", responses=errors(400, 404))
+@router.get("/{agent_id}/runs/{run_id}", response_model=Envelope[RunOut], responses=errors(400, 404))
 async def get_agent_run(
     agent_id: str,
     run_id: str,
@@ -304,8 +324,10 @@ async def get_agent_run(
     session: SessionDep,
     principal: PrincipalDep,
     clock: ClockDep,
-) -> Envelope[RunOut]:
+    runtime: RuntimeDep,
+) -> FastJSON:
     """One run with its targets, metrics, `finalized` and `pending_jobs`."""
-    return Envelope(
-        data=await agent_service.get_run(session, principal.team_id, agent_id, run_id, now=clock.now())
+    run = await agent_service.get_run(
+        session, runtime.caches, principal.team_id, agent_id, run_id, now=clock.now()
     )
+    return FastJSON({"data": run})

@@ -10,12 +10,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import Row, Select, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer, load_only
 
 from reelscope.catalog.reads import VIDEO_SOUND_COLUMNS
+from reelscope.kit.stored_json import json_text
 from reelscope.models import (
     Ad,
     Agent,
@@ -78,8 +79,26 @@ async def list_agents(
     return rows.all()
 
 
-async def get_run(session: AsyncSession, agent_id: str, run_id: str) -> AgentRun | None:
-    return await session.scalar(select(AgentRun).where(AgentRun.id == run_id, AgentRun.agent_id == agent_id))
+# a run's JSON columns, most of its bytes (the analysis ~90 KB): read as their stored text, which the
+# service serves once serialized per text (kit/stored_json.py, ADR 0062)
+RUN_JSON_COLUMNS = (AgentRun.metrics, AgentRun.targets, AgentRun.error, AgentRun.analysis)
+
+
+# a run as the run list reads it: the run, its JSON columns deferred, and their texts in that order
+StoredRun = Row[AgentRun, str | None, str | None, str | None, str | None]
+
+
+def _runs_with_json_text() -> Select[AgentRun, str | None, str | None, str | None, str | None]:
+    metrics, targets, error, analysis = RUN_JSON_COLUMNS
+    return select(
+        AgentRun, json_text(metrics), json_text(targets), json_text(error), json_text(analysis)
+    ).options(*(defer(column) for column in RUN_JSON_COLUMNS))
+
+
+async def get_run(session: AsyncSession, agent_id: str, run_id: str) -> StoredRun | None:
+    """The run (its JSON columns deferred) and their stored texts, as ``list_runs``."""
+    stmt = _runs_with_json_text().where(AgentRun.id == run_id, AgentRun.agent_id == agent_id)
+    return (await session.execute(stmt)).first()
 
 
 async def run_by_id(session: AsyncSession, run_id: str) -> AgentRun | None:
@@ -115,15 +134,17 @@ async def run_for_firing(session: AsyncSession, agent_id: str, scheduled_for: da
     )
 
 
-async def list_runs(session: AsyncSession, agent_id: str, *, skip: int, limit: int) -> Sequence[AgentRun]:
-    rows = await session.scalars(
-        select(AgentRun)
+async def list_runs(session: AsyncSession, agent_id: str, *, skip: int, limit: int) -> Sequence[StoredRun]:
+    """A page of the agent's runs, newest first: each the run (its JSON columns deferred) and their
+    stored texts in ``RUN_JSON_COLUMNS`` order."""
+    stmt = (
+        _runs_with_json_text()
         .where(AgentRun.agent_id == agent_id)
         .order_by(AgentRun.created_at.desc(), AgentRun.id.desc())
         .offset(skip)
         .limit(limit)
     )
-    return rows.all()
+    return (await session.execute(stmt)).all()
 
 
 async def jobs_by_id(session: AsyncSession, job_ids: Sequence[str]) -> dict[str, Job]:
@@ -605,12 +626,12 @@ async def page_trends(
 
 async def page_analyses(
     session: AsyncSession, agent_id: str, *, skip: int, limit: int
-) -> tuple[Sequence[AgentRun], int]:
-    """The agent's runs that have an analysis, newest first."""
+) -> tuple[Sequence[Row[str, str | None]], int]:
+    """The agent's runs that have an analysis, newest first: (run id, the analysis's stored text)."""
     where = [AgentRun.agent_id == agent_id, AgentRun.analysis.is_not(None)]
     total = await session.scalar(select(func.count()).select_from(AgentRun).where(*where)) or 0
-    rows = await session.scalars(
-        select(AgentRun)
+    rows = await session.execute(
+        select(AgentRun.id, json_text(AgentRun.analysis))
         .where(*where)
         .order_by(AgentRun.completed_at.desc(), AgentRun.id.desc())
         .offset(skip)

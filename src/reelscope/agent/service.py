@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
+from sqlalchemy import Row
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from reelscope.agent import intelligence as agent_intelligence
@@ -25,12 +27,12 @@ from reelscope.agent.schemas import (
     AgentOut,
     AgentPageQuery,
     AgentUpdate,
-    RunList,
-    RunOut,
     TimelyKeyword,
 )
 from reelscope.auth.service import Principal
 from reelscope.billing.prices import JOB_PRICES
+from reelscope.kit import stored_json
+from reelscope.kit.caches import ReadCaches
 from reelscope.kit.clock import iso
 from reelscope.kit.errors import NotFound, ValidationFailed
 from reelscope.kit.ids import new_id
@@ -288,31 +290,51 @@ async def _run_states(session: AsyncSession, runs: Sequence[AgentRun], now: date
     return states
 
 
-async def _runs_out(session: AsyncSession, runs: Sequence[AgentRun], now: datetime) -> list[RunOut]:
-    """Runs with their §2.6 envelope."""
-    states = await _run_states(session, runs, now)
-    return [
-        RunOut(
-            id=run.id,
-            agent_id=run.agent_id,
-            job_id=run.job_id,
-            trigger=run.trigger,
-            scheduled_for=iso(run.scheduled_for),
-            status=states[run.id].status,
-            charged_credits=run.charged_credits,
-            refunded=run.refunded,
-            metrics=run.metrics,
-            targets=run.targets,
-            error=run.error,
-            analysis=run.analysis,
-            started_at=iso(run.started_at),
-            completed_at=iso(run.completed_at),
-            created_at=iso(run.created_at) or "",
-            finalized=states[run.id].finalized,
-            pending_jobs=states[run.id].pending_jobs,
+async def _runs_out(
+    session: AsyncSession, caches: ReadCaches, runs: Sequence[repository.StoredRun], now: datetime
+) -> list[dict[str, Any]]:
+    """Runs (rows of ``repository.list_runs``) in ``RunOut``'s shape and order, with their §2.6 envelope.
+    Rendered without the model: its JSON columns are served as stored, serialized once per text
+    (kit/stored_json.py, ADR 0062), the rest written by orjson as Pydantic writes it."""
+    states = await _run_states(session, [row[0] for row in runs], now)
+    out = []
+    for run, *texts in runs:
+        metrics, targets, error, analysis = (
+            stored_json.fragment(caches, ("agent.run.json", run.id, column.key), text)
+            for column, text in zip(repository.RUN_JSON_COLUMNS, texts, strict=True)
         )
-        for run in runs
-    ]
+        state = states[run.id]
+        out.append(
+            {
+                "id": run.id,
+                "agent_id": run.agent_id,
+                "job_id": run.job_id,
+                "trigger": run.trigger,
+                "scheduled_for": iso(run.scheduled_for),
+                "status": state.status,
+                "charged_credits": run.charged_credits,
+                "refunded": run.refunded,
+                "metrics": metrics,
+                "targets": targets,
+                "error": error,
+                "analysis": analysis,
+                "started_at": iso(run.started_at),
+                "completed_at": iso(run.completed_at),
+                "created_at": iso(run.created_at) or "",
+                "finalized": state.finalized,
+                "pending_jobs": [job.model_dump(mode="json") for job in state.pending_jobs],
+            }
+        )
+    return out
+
+
+def analyses_as_stored(caches: ReadCaches, rows: Sequence[Row[str, str | None]]) -> list[Any]:
+    """The analyses of ``repository.page_analyses`` rows, as stored (shared with the runs' renders): a
+    JSON null among them is left out, as the model-rendered list left it out."""
+    found = (
+        stored_json.fragment(caches, ("agent.run.json", run_id, "analysis"), text) for run_id, text in rows
+    )
+    return [analysis for analysis in found if analysis is not None]
 
 
 async def render(session: AsyncSession, agent: Agent, *, now: datetime) -> AgentOut:
@@ -384,19 +406,27 @@ async def list_page(
 
 
 async def runs_page(
-    session: AsyncSession, team_id: str, agent_id: str, query: AgentPageQuery, *, now: datetime
-) -> RunList:
+    session: AsyncSession,
+    caches: ReadCaches,
+    team_id: str,
+    agent_id: str,
+    query: AgentPageQuery,
+    *,
+    now: datetime,
+) -> dict[str, Any]:
+    """A page of the agent's runs in ``RunList``'s shape."""
     agent = await get_owned(session, team_id, agent_id)
     runs = await repository.list_runs(session, agent.id, skip=query.skip, limit=query.limit)
-    rendered = await _runs_out(session, runs, now)
-    return RunList(limit=query.limit, page=query.page, count=len(rendered), runs=rendered)
+    rendered = await _runs_out(session, caches, runs, now)
+    return {"limit": query.limit, "page": query.page, "count": len(rendered), "runs": rendered}
 
 
 async def get_run(
-    session: AsyncSession, team_id: str, agent_id: str, run_id: str, *, now: datetime
-) -> RunOut:
+    session: AsyncSession, caches: ReadCaches, team_id: str, agent_id: str, run_id: str, *, now: datetime
+) -> dict[str, Any]:
+    """One run in ``RunOut``'s shape."""
     agent = await get_owned(session, team_id, agent_id)
     run = await repository.get_run(session, agent.id, run_id)
     if run is None:
         raise NotFound("Run not found")
-    return (await _runs_out(session, [run], now))[0]
+    return (await _runs_out(session, caches, [run], now))[0]
