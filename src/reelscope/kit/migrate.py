@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 PROJECT_ROOT = Path(__file__).resolve().parents[3]
 
 # the newest revision of migrations/versions (tests/test_migrations.py checks it is Alembic's head)
-HEAD = "0031_hashtag_top_lists"
+HEAD = "0032_trend_group_versions"
 
 
 def is_at_head(database_url: str) -> bool:

@@ -66,6 +66,10 @@ class TrendGroup(Base):
     title: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime, index=True)
+    # a fresh id whenever what the group shows changes: its rows (a run, the momentum loop, a replay) or
+    # the description of a trend one of them shows (a later run); a process keeps the group's rendered
+    # JSON under it (trend/service.py, ADR 0062)
+    version: Mapped[str] = mapped_column(String(36), default=new_id)
 
 
 class TrendRanking(Base):

@@ -103,6 +103,7 @@ async def _reassess(session: AsyncSession, row: TrendRanking, current: Current, 
     row.momentum_score = assessed.score
     row.momentum_views_per_hour = assessed.views_per_hour
     row.momentum_updated_at = now
+    await repository.new_group_versions(session, groups=[row.group_id])  # its group shows all of this
 
 
 async def replay(session: AsyncSession, region: str, at: datetime) -> int:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import Text, cast, select
+from sqlalchemy import ColumnElement, Text, cast, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from reelscope.kit.ids import new_id
 from reelscope.models.trends import Trend, TrendGroup, TrendRanking, TrendReading, TrendRegion, TrendRun
 
 
@@ -81,6 +82,22 @@ async def exemplars_of(session: AsyncSession, ranking_ids: Sequence[str]) -> dic
         stmt = select(TrendRanking.id, cast(TrendRanking.exemplars, Text)).where(TrendRanking.id.in_(chunk))
         found.update({str(row_id): str(text) for row_id, text in await session.execute(stmt)})
     return found
+
+
+async def new_group_versions(
+    session: AsyncSession, *, groups: Collection[str] = (), showing: Collection[str] = ()
+) -> None:
+    """A new ``version`` for ``groups`` and for the groups whose rows show a trend of ``showing``: what
+    they show changed (ADR 0062)."""
+    conditions: list[ColumnElement[bool]] = []
+    if groups:
+        conditions.append(TrendGroup.id.in_(list(groups)))
+    if showing:
+        shown_by = select(TrendRanking.group_id).where(TrendRanking.trend_id.in_(list(showing)))
+        conditions.append(TrendGroup.id.in_(shown_by))
+    if conditions:
+        stmt = update(TrendGroup).where(or_(*conditions)).values(version=new_id())
+        await session.execute(stmt, execution_options={"synchronize_session": False})
 
 
 async def emerging_rows(

@@ -17,6 +17,7 @@ from reelscope.kit import dates
 from reelscope.kit.caches import ReadCaches
 from reelscope.kit.clock import iso
 from reelscope.kit.errors import InvalidDateRange, UnknownRegion
+from reelscope.kit.ids import new_id
 from reelscope.models.trends import Trend, TrendGroup, TrendRanking, TrendRegion
 from reelscope.trend import repository
 from reelscope.trend.regions import DEFAULT_REGIONS, GLOBAL
@@ -93,36 +94,6 @@ def _row(row: Any, exemplars: orjson.Fragment | None) -> dict[str, Any]:
     return out
 
 
-async def _top_exemplars(
-    session: AsyncSession, rows: Sequence[Any], top: int, caches: ReadCaches
-) -> dict[str, orjson.Fragment]:
-    """The first ``top`` exemplars of each row as serialized JSON, by row id. A row's exemplars change
-    only with its ``last_seen_at`` (a run) or ``momentum_updated_at`` (the momentum loop), so this
-    process keeps each slice for those two values and parses a row's stored JSON only once per change."""
-    found: dict[str, orjson.Fragment] = {}
-    missing = []
-    for row in rows:
-        hit, kept = caches.lookup(
-            ("trend.exemplars", row.id, top), (row.last_seen_at, row.momentum_updated_at)
-        )
-        if hit:
-            found[row.id] = kept
-        else:
-            missing.append(row)
-    stored = await repository.exemplars_of(session, [row.id for row in missing])
-    for row in missing:
-        serialized = orjson.dumps(orjson.loads(stored.get(row.id, "[]"))[:top])
-        fragment = orjson.Fragment(serialized)
-        caches.keep(
-            ("trend.exemplars", row.id, top),
-            (row.last_seen_at, row.momentum_updated_at),
-            fragment,
-            nbytes=len(serialized),
-        )
-        found[row.id] = fragment
-    return found
-
-
 def _group(
     group: TrendGroup, rows: list[Any], exemplars: dict[str, orjson.Fragment] | None
 ) -> dict[str, Any]:
@@ -137,15 +108,39 @@ def _group(
 
 async def _render_groups(
     session: AsyncSession, groups: Sequence[TrendGroup], limit: int, top: int, caches: ReadCaches
-) -> list[dict[str, Any]]:
-    """The groups with their top ``limit`` rows: a window's response is its groups' rows, read with
-    ``ranking <= limit`` (``ix_trend_rankings_group_ranking``) and no more (ADR 0038)."""
-    by_group: dict[str, list[Any]] = {g.id: [] for g in groups}
-    rows = await repository.rows_of_groups(session, [g.id for g in groups], limit=limit)
-    for row in rows:
-        by_group[row.group_id].append(row)
-    exemplars = await _top_exemplars(session, rows, top, caches) if top > 0 else None
-    return [_group(g, by_group[g.id], exemplars) for g in groups]
+) -> list[orjson.Fragment]:
+    """The groups (``TrendGroupOut``) with their top ``limit`` rows, each as its JSON. A group is kept
+    rendered per (``limit``, ``top``) in ``ReadCaches`` under its ``version``, which every change of what
+    it shows moves (``TrendGroup.version``, ADR 0062), so a request reads the window's group rows and
+    joins their bytes; a group not kept reads its rows with ``ranking <= limit``
+    (``ix_trend_rankings_group_ranking``) and no more (ADR 0038), and the first ``top`` of their
+    exemplars from the stored JSON."""
+    rendered: dict[str, orjson.Fragment] = {}
+    for group in groups:
+        hit, kept = caches.lookup(("trend.group", group.id, limit, top), group.version)
+        if hit:
+            rendered[group.id] = kept
+    missing = [group for group in groups if group.id not in rendered]
+    if missing:
+        by_group: dict[str, list[Any]] = {g.id: [] for g in missing}
+        rows = await repository.rows_of_groups(session, [g.id for g in missing], limit=limit)
+        for row in rows:
+            by_group[row.group_id].append(row)
+        exemplars = await _top_exemplars(session, rows, top) if top > 0 else None
+        for group in missing:
+            serialized = orjson.dumps(_group(group, by_group[group.id], exemplars))
+            rendered[group.id] = orjson.Fragment(serialized)
+            key = ("trend.group", group.id, limit, top)
+            caches.keep(key, group.version, rendered[group.id], nbytes=len(serialized))
+    return [rendered[group.id] for group in groups]
+
+
+async def _top_exemplars(session: AsyncSession, rows: Sequence[Any], top: int) -> dict[str, orjson.Fragment]:
+    """The first ``top`` exemplars of each row as serialized JSON, by row id."""
+    stored = await repository.exemplars_of(session, [row.id for row in rows])
+    return {
+        row.id: orjson.Fragment(orjson.dumps(orjson.loads(stored.get(row.id, "[]"))[:top])) for row in rows
+    }
 
 
 def _moment(value: str | None, name: str, region: TrendRegion, *, end: bool) -> datetime | None:
@@ -174,7 +169,7 @@ def window(query: TrendQuery, region: TrendRegion, now: datetime) -> tuple[datet
 
 async def list_groups(
     session: AsyncSession, query: TrendQuery, now: datetime, caches: ReadCaches
-) -> list[dict[str, Any]]:
+) -> list[orjson.Fragment]:
     """GET /v1/trends: the region's day groups in the query's window."""
     region = await region_or_400(session, query.region)
     start, end = window(query, region, now)
@@ -185,7 +180,7 @@ async def list_groups(
 
 async def todays_groups(
     session: AsyncSession, query: TrendQuery, now: datetime, caches: ReadCaches
-) -> list[dict[str, Any]]:
+) -> list[orjson.Fragment]:
     """GET /v1/trends/digest: today's group; the window parameters are validated all the same."""
     region = await region_or_400(session, query.region)
     window(query, region, now)
@@ -210,7 +205,7 @@ async def groups_in_window(
     limit: int,
     top_exemplars: int,
     caches: ReadCaches,
-) -> list[dict[str, Any]]:
+) -> list[orjson.Fragment]:
     """Day groups of the region whose local day overlaps [start, end], newest first (§4.3)."""
     groups = await repository.groups_between(
         session, region.code, local_day(region, start), local_day(region, end)
@@ -226,7 +221,7 @@ async def todays_group(
     limit: int,
     top_exemplars: int,
     caches: ReadCaches,
-) -> list[dict[str, Any]]:
+) -> list[orjson.Fragment]:
     """Today's group, where today is the current date in the region's own timezone (§4.3)."""
     group = await repository.get_group(session, region.code, local_day(region, now))
     return await _render_groups(session, [group] if group else [], limit, top_exemplars, caches)
@@ -304,6 +299,7 @@ async def merge_run(
         session.add(group)
         await session.flush()
     group.updated_at = run_at
+    group.version = new_id()  # what it shows changes: kept renderings of it are not served (ADR 0062)
 
     known = {t.id: t for t in await repository.recent_trends(session, region.code, run_at - IDENTITY_MEMORY)}
     rows = {r.trend_id: r for r in await repository.rows_of_group(session, group.id)}
@@ -312,6 +308,7 @@ async def merge_run(
     candidates += [(t, None) for t in detected if t.key not in promoted]
 
     merged: list[MergedRow] = []
+    redescribed: set[str] = set()
     for found, promotion in candidates:
         trend_id = match_known(found, {tid: frozenset(t.feature_keys) for tid, t in known.items()})
         if trend_id is None:
@@ -343,8 +340,9 @@ async def merge_run(
         if trend_id is not None:
             trend = known[trend_id]
             trend.feature_keys = sorted(set(trend.feature_keys) | found.feature_keys)
-            if run_at >= trend.last_seen_at:
+            if run_at >= trend.last_seen_at and trend.description != found.description:
                 trend.description = found.description
+                redescribed.add(trend.id)  # shown by the rows of earlier days' groups too
             trend.last_seen_at = max(trend.last_seen_at, run_at)
         row = rows.get(trend.id)
         is_new = row is None
@@ -391,6 +389,7 @@ async def merge_run(
     for rank, row in enumerate(sorted(rows.values(), key=lambda r: (-r.score, r.trend_id)), start=1):
         row.ranking = rank
     await session.flush()
+    await repository.new_group_versions(session, showing=redescribed)
     return group, merged
 
 

@@ -1,0 +1,28 @@
+"""trend_group_versions: trend_groups.version, a fresh id whenever what a day group shows changes, under
+which a process keeps the group's rendered JSON (issue 33 item 4, ADR 0062)
+
+Revision ID: 0032_trend_group_versions
+Revises: 0031_hashtag_top_lists
+Create Date: 2026-12-11 00:00:00
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0032_trend_group_versions"
+down_revision: str | None = "0031_hashtag_top_lists"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    # every group starts at one version: no process has kept a rendering under it yet
+    with op.batch_alter_table("trend_groups") as batch:
+        batch.add_column(sa.Column("version", sa.String(length=36), nullable=False, server_default="initial"))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("trend_groups") as batch:
+        batch.drop_column("version")
