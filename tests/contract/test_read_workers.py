@@ -12,21 +12,24 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from datetime import timedelta
 from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import text
+from sqlalchemy import text, update
 
 from reelscope.collectors.base import SoundRecord
-from reelscope.contract.read_workers import ReadCall, ReadWorkers
+from reelscope.contract.read_workers import BODY_FILE_BYTES, ReadCall, ReadWorkers
 from reelscope.kit.clock import ManualClock
 from reelscope.kit.migrate import HEAD
 from reelscope.kit.platforms import Platform
+from reelscope.models import AgentRun
 from reelscope.runtime import Runtime
 from reelscope.sound import service as sound_service
+from reelscope.worker.engine import JobEngine
 from tests.catalog_builders import ingest, video
 from tests.conftest import TeamKey
 from tests.kit.test_errors import assert_error
@@ -88,6 +91,39 @@ class TestSameAnswer:
         on_loop = await client.get("/v1/sounds/trending", headers=team.headers)
         assert on_loop.status_code == 200
         assert in_worker.json() == on_loop.json()
+
+
+class TestLargeBodies:
+    async def test_a_body_past_a_megabyte_crosses_as_a_file_and_leaves_none(
+        self, client: httpx.AsyncClient, runtime: Runtime, team: TeamKey, jobs: JobEngine
+    ) -> None:
+        """ADR 0062: the worker writes it to a file of the API process's directory in memory, which the
+        API process maps and unlinks: the client gets the bytes it gets on the loop, and no file stays."""
+        created = await client.post(
+            "/v1/agents",
+            json={"name": "big", "keywords": ["sourdough"], "platforms": ["tiktok"]},
+            headers=team.headers,
+        )
+        agent = created.json()["data"]
+        analysis = {"run_id": agent["run_id"], "blob": ["é" * 1000] * 1200}  # 2.4 MB of UTF-8
+        async with runtime.db.transaction() as session:
+            await session.execute(
+                update(AgentRun).where(AgentRun.id == agent["run_id"]).values(analysis=analysis)
+            )
+        path = f"/v1/agents/{agent['id']}/runs"
+        shared = Path("/dev/shm") if Path("/dev/shm").is_dir() else Path(tempfile.gettempdir())
+        before = set(shared.glob(f"reelscope-bodies-{os.getpid()}-*"))
+        workers = runtime.read_workers = ReadWorkers(runtime.settings, 1)
+        in_worker = await client.get(path, headers=team.headers)
+        assert in_worker.status_code == 200 and len(in_worker.content) > BODY_FILE_BYTES
+        (directory,) = set(shared.glob(f"reelscope-bodies-{os.getpid()}-*")) - before
+        assert list(directory.iterdir()) == []
+        await workers.close()
+        assert not directory.exists()
+        runtime.read_workers = None
+        on_loop = await client.get(path, headers=team.headers)
+        assert in_worker.content == on_loop.content
+        assert in_worker.json()["data"]["runs"][0]["analysis"] == analysis
 
 
 class TestOtherRequests:

@@ -22,6 +22,11 @@ never the loop everyone else is answered by:
   so errors have the same bodies either way; an unexpected one is logged there with the request id.
 * A worker is one process with its own ``Runtime`` (database engine, read caches) and the same routes;
   its clock answers the moment the API process gave the call (tests' manual clock holds across).
+* **A large body crosses as a file in memory** (ADR 0062). Pickled through the pool's pipe, a body is
+  copied about five times and passed 64 KB at a time, and the API process's share of an 18 MB trend
+  window was ~55 ms of CPU, most of it copying and faulting in fresh pages. A body of
+  ``BODY_FILE_BYTES`` or more is written by the worker to a file of this API process's directory in
+  ``/dev/shm`` (tmpfs: memory), which the API process maps, unlinks at once and sends from the mapping.
 
 ``REELSCOPE_READ_WORKERS=0`` runs every endpoint on the loop, as before (the tests do, but for those of
 this module; so does a machine with one core by default).
@@ -31,16 +36,21 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import mmap
 import os
+import shutil
+import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from multiprocessing import get_context
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -97,14 +107,57 @@ class ReadCall:
 class ReadReply:
     status: int
     headers: list[tuple[bytes, bytes]]
-    body: bytes
+    # the body, or b"" with ``body_file`` naming the file it was written to (``_hand_over``)
+    body: bytes | memoryview
     settled: int | None
+    body_file: str | None = None
 
     def response(self) -> Response:
         response = Response(status_code=self.status)
         response.body = self.body
         response.raw_headers = self.headers
         return response
+
+    def received(self) -> ReadReply:
+        """This reply with its body in this process: a body file mapped (read-only), then unlinked, so
+        it is gone from the file system once received and from memory once sent."""
+        if self.body_file is None:
+            return self
+        with open(self.body_file, "rb") as file:
+            os.unlink(self.body_file)
+            mapped = mmap.mmap(file.fileno(), 0, prot=mmap.PROT_READ)
+        return replace(self, body=memoryview(mapped), body_file=None)
+
+
+# a body this large crosses as a file in memory rather than through the pool's pipe (the module's notes)
+BODY_FILE_BYTES = 1 << 20
+
+
+def bodies_directory() -> Path:
+    """A directory of this API process (mode 0700) for its workers' large bodies: in ``/dev/shm``
+    (memory) where there is one, else in the temporary directory."""
+    shared = Path("/dev/shm")  # noqa: S108 (mkdtemp: a new directory only this user can enter)
+    parent = shared if shared.is_dir() and os.access(shared, os.W_OK) else Path(tempfile.gettempdir())
+    return Path(tempfile.mkdtemp(prefix=f"reelscope-bodies-{os.getpid()}-", dir=parent))
+
+
+def _hand_over(body: bytes, directory: Path) -> str | None:
+    """``body`` written to a new file of ``directory`` (mode 0600): its path, or None when it could not
+    be written (tmpfs full), and the body goes through the pipe after all."""
+    try:
+        fd, path = tempfile.mkstemp(dir=directory)
+    except OSError:
+        return None
+    try:
+        view, written = memoryview(body), 0
+        while written < len(view):  # a write may take less than it was given
+            written += os.write(fd, view[written:])
+    except OSError:
+        os.unlink(path)
+        return None
+    finally:
+        os.close(fd)
+    return path
 
 
 def read_call(request: Request, body: bytes, call: CallState, now: datetime) -> ReadCall:
@@ -140,14 +193,19 @@ class ReadWorkers:
         self._gate = FairGate(count)
         self._pool: ProcessPoolExecutor | None = None
         self._warming: list[Future[int]] = []
+        self._bodies: Path | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
+            if self._bodies is None:
+                self._bodies = bodies_directory()
+                # removed on close, or when this object is collected or the process exits without it
+                weakref.finalize(self, shutil.rmtree, self._bodies, ignore_errors=True)
             self._pool = ProcessPoolExecutor(
                 self._count,
                 mp_context=get_context("spawn"),
                 initializer=_start_worker,
-                initargs=(self._settings, logging_configuration(), os.getpid()),
+                initargs=(self._settings, logging_configuration(), os.getpid(), self._bodies),
             )
         return self._pool
 
@@ -181,7 +239,8 @@ class ReadWorkers:
             call = build()
             pool = self._executor()
             try:
-                return await asyncio.get_running_loop().run_in_executor(pool, _serve, call)
+                reply = await asyncio.get_running_loop().run_in_executor(pool, _serve, call)
+                return reply.received()
             except BrokenProcessPool as exc:
                 # a worker died (killed, out of memory): the next call starts a new pool
                 log.error("read_workers.broken", operation=call.operation, request_id=call.request_id)
@@ -194,6 +253,8 @@ class ReadWorkers:
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        if self._bodies is not None:  # with any body written for a call whose answer nobody took
+            shutil.rmtree(self._bodies, ignore_errors=True)
 
 
 # --- in the worker process --------------------------------------------------------------------------
@@ -216,7 +277,7 @@ def _receive(body: bytes) -> Callable[[], Awaitable[Message]]:
 
 
 class _Worker:
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, bodies: Path) -> None:
         # imported here: the app imports the contract, which imports this module
         from reelscope.contract.route import ContractRoute
         from reelscope.kit.caches import ReadCaches
@@ -226,6 +287,7 @@ class _Worker:
         from reelscope.rate_limit.storage import MemoryStorage
         from reelscope.runtime import Runtime
 
+        self.bodies = bodies
         self.loop = asyncio.new_event_loop()
         asyncio.set_event_loop(self.loop)
         self.clock = _CallClock()
@@ -268,11 +330,14 @@ class _Worker:
             finally:
                 if state.session is not None:
                     await state.session.close()
+        body = bytes(response.body)
+        body_file = _hand_over(body, self.bodies) if len(body) >= BODY_FILE_BYTES else None
         return ReadReply(
             status=response.status_code,
             headers=list(response.raw_headers),
-            body=bytes(response.body),
+            body=b"" if body_file else body,
             settled=state.settled,
+            body_file=body_file,
         )
 
     async def _error_response(self, request: Request, exc: Exception, request_id: str) -> Response:
@@ -292,7 +357,7 @@ class _Worker:
 _worker: _Worker | None = None
 
 
-def _start_worker(settings: Settings, logging: dict[str, Any], parent: int) -> None:
+def _start_worker(settings: Settings, logging: dict[str, Any], parent: int, bodies: Path) -> None:
     """A worker process's start (``ProcessPoolExecutor``'s initializer): it leaves with its API process,
     lower priority, logs as the API process logs, then the app."""
     global _worker
@@ -303,7 +368,7 @@ def _start_worker(settings: Settings, logging: dict[str, Any], parent: int) -> N
     os.nice(NICENESS)
     if logging:
         configure_logging(**logging)
-    _worker = _Worker(settings)
+    _worker = _Worker(settings, bodies)
     gc_pauses.settle()  # the app it imported and built, out of the collector's walks (ADR 0059)
     gc_pauses.start(settings.loop_held_warning_ms)
 
