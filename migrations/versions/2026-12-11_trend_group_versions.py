@@ -19,10 +19,12 @@ depends_on: str | Sequence[str] | None = None
 
 def upgrade() -> None:
     # every group starts at one version: no process has kept a rendering under it yet
-    with op.batch_alter_table("trend_groups") as batch:
-        batch.add_column(sa.Column("version", sa.String(length=36), nullable=False, server_default="initial"))
+    op.add_column(
+        "trend_groups", sa.Column("version", sa.String(length=36), nullable=False, server_default="initial")
+    )
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("trend_groups") as batch:
-        batch.drop_column("version")
+    # ALTER TABLE DROP COLUMN, on SQLite too (3.35+): a batch copy of the table would drop the old one,
+    # and with it, by ON DELETE CASCADE, every trend_rankings row
+    op.drop_column("trend_groups", "version")
