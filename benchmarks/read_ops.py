@@ -28,6 +28,7 @@ import gc
 import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -317,6 +318,17 @@ def _summary(samples: list[float]) -> dict[str, float]:
     return {"p50_ms": pct(0.5), "p99_ms": pct(0.99), "max_ms": round(ordered[-1], 2), "n": len(ordered)}
 
 
+def curl_ms(base: str, headers: dict[str, str], path: str) -> float:
+    """One request by curl (a new connection, the body discarded as read): its ``time_total``, ms. httpx
+    itself takes ~50 ms to read an 18 MB body that curl reads in ~9 (2-CPU box, a static body): beside
+    httpx's figures, curl's say how much of a large body's time is the client's (``--curl``)."""
+    command = ["curl", "-s", "-o", "/dev/null", "-w", "%{time_total}", base + path]
+    for name, value in headers.items():
+        command += ["-H", f"{name}: {value}"]
+    done = subprocess.run(command, capture_output=True, text=True, check=True, timeout=TIMEOUT_S)
+    return float(done.stdout) * 1000
+
+
 def measure(
     base: str,
     headers: dict[str, str],
@@ -326,6 +338,8 @@ def measure(
     cold: int,
     pid: int,
     checkpoint: Callable[[dict[str, Any]], None] | None = None,
+    *,
+    curl: bool = False,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     # this process's own garbage collections are not the server's latency: what it holds (the app the
@@ -370,6 +384,7 @@ def measure(
                 before = cpu_seconds(pid)
                 warm_samples = [get() for _ in range(count)]
             cpu_ms = (cpu_seconds(pid) - before) / max(count, 1) * 1000
+            curl_samples = [curl_ms(base, headers, path) for _ in range(count if curl else 0)]
             out[name] = {
                 "path": path,
                 "warm": _summary(warm_samples),
@@ -378,12 +393,16 @@ def measure(
                 "response_kb": round(max(sizes, default=0) / 1024, 1),
                 "statuses": statuses,
             }
+            if curl_samples:
+                out[name]["warm_curl"] = _summary(curl_samples)
             if checkpoint is not None:  # what a run measured survives its end
                 checkpoint(out)
             flag = "" if set(statuses) <= {"200", "202"} else f" statuses {statuses}"
+            by_curl = out[name].get("warm_curl")
             print(
                 f"  {name}: warm p50 {out[name]['warm']['p50_ms']} p99 {out[name]['warm']['p99_ms']}"
-                f" cold p99 {(out[name]['cold'] or {}).get('p99_ms')} ms{flag}",
+                f" cold p99 {(out[name]['cold'] or {}).get('p99_ms')} ms{flag}"
+                + (f" (curl warm p50 {by_curl['p50_ms']} p99 {by_curl['p99_ms']})" if by_curl else ""),
                 flush=True,
             )
     gc.enable()
@@ -417,7 +436,9 @@ def run_database(
             def checkpoint(found: dict[str, Any]) -> None:
                 partial.write_text(json.dumps(found, indent=1))
 
-            timings = measure(base, headers, ops, files, args.warm, args.cold, server.pid, checkpoint)
+            timings = measure(
+                base, headers, ops, files, args.warm, args.cold, server.pid, checkpoint, curl=args.curl
+            )
             partial.unlink(missing_ok=True)
             load.append(round(os.getloadavg()[0], 2))
         finally:
@@ -470,6 +491,25 @@ def _before_after(results: dict[str, Any]) -> list[str]:
     return [*lines, ""]
 
 
+def _client_table(ops: dict[str, Any]) -> list[str]:
+    """The operations also timed with curl (``--curl``): the same server, two clients."""
+    timed = {name: o for name, o in ops.items() if o.get("warm_curl")}
+    if not timed:
+        return []
+    lines = [
+        "The same warm requests by two clients (ms): httpx (the figures above) and curl.",
+        "",
+        "| operation | KB | httpx p50 | httpx p99 | curl p50 | curl p99 |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for name, o in timed.items():
+        lines.append(
+            f"| {name} | {o.get('response_kb', '')} | {o['warm']['p50_ms']} | {o['warm']['p99_ms']} | "
+            f"{o['warm_curl']['p50_ms']} | {o['warm_curl']['p99_ms']} |"
+        )
+    return [*lines, ""]
+
+
 def write_markdown(results: dict[str, Any]) -> None:
     lines = [
         "# Every GET operation at 1M videos (issue 33 item 4)",
@@ -515,6 +555,7 @@ def write_markdown(results: dict[str, Any]) -> None:
                     f"{o['statuses']} | `{o['path'][:80]}` |"
                 )
             lines.append("")
+            lines += _client_table(ops)
     (RESULTS / "read_ops.md").write_text("\n".join(lines))
 
 
@@ -528,6 +569,9 @@ def main() -> None:
     parser.add_argument("--only", default="", help="a regular expression over operation names")
     parser.add_argument("--pg-dsn", default=PG_DSN)
     parser.add_argument("--no-record", action="store_true")
+    parser.add_argument(
+        "--curl", action="store_true", help="also time each operation's warm requests with curl, side by side"
+    )
     args = parser.parse_args()
     configure_logging("warning", json=True)
 

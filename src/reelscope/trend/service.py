@@ -111,8 +111,8 @@ async def _render_groups(
 ) -> list[orjson.Fragment]:
     """The groups (``TrendGroupOut``) with their top ``limit`` rows, each as its JSON. A group is kept
     rendered per (``limit``, ``top``) in ``ReadCaches`` under its ``version``, which every change of what
-    it shows moves (``TrendGroup.version``, ADR 0062), so a request reads the window's group rows and
-    joins their bytes; a group not kept reads its rows with ``ranking <= limit``
+    it shows moves (``TrendGroup.version``, ADR 0062), so a request reads the window's groups and joins
+    their bytes; a group not kept reads its rows with ``ranking <= limit``
     (``ix_trend_rankings_group_ranking``) and no more (ADR 0038), and the first ``top`` of their
     exemplars from the stored JSON."""
     rendered: dict[str, orjson.Fragment] = {}
@@ -130,6 +130,8 @@ async def _render_groups(
         for group in missing:
             serialized = orjson.dumps(_group(group, by_group[group.id], exemplars))
             rendered[group.id] = orjson.Fragment(serialized)
+            # its rows were read after its version, so are never older than it (on PostgreSQL each
+            # statement reads its own snapshot: they may be newer, kept under a version already past)
             key = ("trend.group", group.id, limit, top)
             caches.keep(key, group.version, rendered[group.id], nbytes=len(serialized))
     return [rendered[group.id] for group in groups]
