@@ -19,9 +19,9 @@ from reelscope.models import Video
 from reelscope.runtime import Runtime
 from reelscope.worker import TaskContext
 from reelscope.worker.engine import JobEngine
-from tests.catalog_builders import build_sandbox_template, collect_sandbox, ingest, video
+from tests.catalog_builders import build_sandbox_template, ingest, video
 from tests.conftest import START, TeamKey
-from tests.fixtures.databases import copy_sqlite
+from tests.fixtures.databases import copy_catalog, copy_sqlite
 from tests.kit.test_errors import assert_error
 
 VIDEO_FIELDS = {
@@ -55,7 +55,8 @@ async def own_top(runtime: Runtime, clock: ManualClock, platform: str | None, li
 
 @pytest.fixture(scope="session")
 def sandbox_catalog(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sandbox's last 3 days at START on SQLite, collected once per session."""
+    """The sandbox's last 3 days at START on SQLite, collected once per session: copied as a file for a
+    SQLite test, its rows copied into the database for a PostgreSQL one (ADR 0064)."""
     return build_sandbox_template(sqlite_template, tmp_path_factory.mktemp("digest") / "sandbox.db", START, 3)
 
 
@@ -68,10 +69,12 @@ def database_url(database_url: str, backend: str, request: pytest.FixtureRequest
 
 
 @pytest.fixture
-async def sandbox(runtime: Runtime, clock: ManualClock, backend: str) -> None:
+async def sandbox(
+    runtime: Runtime, clock: ManualClock, backend: str, database_url: str, sandbox_catalog: Path
+) -> None:
     assert clock.now() == START  # what the copied catalog was collected at
     if backend != "sqlite":  # on SQLite the database is a copy of the collected catalog (database_url)
-        await collect_sandbox(runtime, clock, days=3)
+        await copy_catalog(sandbox_catalog, database_url)
     await refresh(runtime, clock)
 
 
