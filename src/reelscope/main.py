@@ -100,19 +100,23 @@ def create_app(
         """Health check: a short greeting, no authentication (§1)."""
         return GREETING
 
+    # these read their app from the request, not from this function's scope: FastAPI keeps every endpoint
+    # it has classified in a process-wide cache of 4,096 entries, and an endpoint holding its app there
+    # held the whole app and its runtime after they were done with (a test process built one per test
+    # and kept some 40 of them, over a million objects that every full collection walked)
     @app.get("/openapi.json", include_in_schema=False)
-    async def get_openapi_document() -> Response:
-        return Response(openapi_body(app), media_type="application/json")
+    async def get_openapi_document(request: Request) -> Response:
+        return Response(openapi_body(request.app), media_type="application/json")
 
     @app.get(LLMS_URL, include_in_schema=False)
-    async def get_llms_txt() -> Response:
-        return Response(_kept_text(app, "llms_txt", llms_txt), media_type="text/plain; charset=utf-8")
+    async def get_llms_txt(request: Request) -> Response:
+        body = _kept_text(request.app, "llms_txt", llms_txt)
+        return Response(body, media_type="text/plain; charset=utf-8")
 
     @app.get(LLMS_FULL_URL, include_in_schema=False)
-    async def get_llms_full_txt() -> Response:
-        return Response(
-            _kept_text(app, "llms_full_txt", llms_full_txt), media_type="text/plain; charset=utf-8"
-        )
+    async def get_llms_full_txt(request: Request) -> Response:
+        body = _kept_text(request.app, "llms_full_txt", llms_full_txt)
+        return Response(body, media_type="text/plain; charset=utf-8")
 
     # /livez and /readyz beside the greeting, outside the contract (probes.py; issue 29 item 3)
     add_probe_routes(app)
