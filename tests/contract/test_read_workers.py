@@ -125,6 +125,45 @@ class TestLargeBodies:
         assert in_worker.content == on_loop.content
         assert in_worker.json()["data"]["runs"][0]["analysis"] == analysis
 
+    async def test_the_body_file_of_a_cancelled_request_is_removed(
+        self, client: httpx.AsyncClient, runtime: Runtime, team: TeamKey, jobs: JobEngine
+    ) -> None:
+        """A request cancelled while its worker renders a large body: nobody maps that file, so it is
+        removed once written rather than kept in memory until the pool closes."""
+        created = await client.post(
+            "/v1/agents",
+            json={"name": "big", "keywords": ["sourdough"], "platforms": ["tiktok"]},
+            headers=team.headers,
+        )
+        agent = created.json()["data"]
+        analysis = {"run_id": agent["run_id"], "blob": ["é" * 1000] * 1200}  # 2.4 MB of UTF-8
+        async with runtime.db.transaction() as session:
+            await session.execute(
+                update(AgentRun).where(AgentRun.id == agent["run_id"]).values(analysis=analysis)
+            )
+        path = f"/v1/agents/{agent['id']}/runs"
+        shared = Path("/dev/shm") if Path("/dev/shm").is_dir() else Path(tempfile.gettempdir())
+        before = set(shared.glob(f"reelscope-bodies-{os.getpid()}-*"))
+        workers = runtime.read_workers = ReadWorkers(runtime.settings, 1)
+        try:
+            cancelled = asyncio.create_task(client.get(path, headers=team.headers))
+            # the directory is made with the pool, just before the call is given to it
+            deadline = time.monotonic() + 60
+            while not set(shared.glob(f"reelscope-bodies-{os.getpid()}-*")) - before:
+                assert time.monotonic() < deadline, "the call never reached the pool"
+                await asyncio.sleep(0.01)
+            (directory,) = set(shared.glob(f"reelscope-bodies-{os.getpid()}-*")) - before
+            cancelled.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await cancelled
+            # one worker answers in order: once the next answer is here, the cancelled one was written
+            answered = await client.get(path, headers=team.headers)
+            assert answered.status_code == 200 and len(answered.content) > BODY_FILE_BYTES
+            assert list(directory.iterdir()) == []
+        finally:
+            await workers.close()
+            runtime.read_workers = None
+
 
 class TestOtherRequests:
     async def test_a_post_that_writes_nothing_gets_its_body_in_the_worker(

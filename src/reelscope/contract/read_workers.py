@@ -35,6 +35,7 @@ this module; so does a machine with one core by default).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import mmap
 import os
@@ -160,6 +161,16 @@ def _hand_over(body: bytes, directory: Path) -> str | None:
     return path
 
 
+def _discard_body(future: Future[ReadReply]) -> None:
+    """Remove the body file of an answer nobody took (``ReadWorkers.run``, cancelled)."""
+    if future.cancelled() or future.exception() is not None:
+        return
+    body_file = future.result().body_file
+    if body_file is not None:
+        with contextlib.suppress(OSError):
+            os.unlink(body_file)
+
+
 def read_call(request: Request, body: bytes, call: CallState, now: datetime) -> ReadCall:
     """What a worker needs of a request: ``body`` is what it was sent (a ``@writes_nothing`` POST's JSON)."""
     assert call.principal is not None  # the contract identified the caller first
@@ -238,9 +249,15 @@ class ReadWorkers:
                 return None
             call = build()
             pool = self._executor()
+            future = pool.submit(_serve, call)
             try:
-                reply = await asyncio.get_running_loop().run_in_executor(pool, _serve, call)
+                reply = await asyncio.wrap_future(future)
                 return reply.received()
+            except asyncio.CancelledError:
+                # nobody takes this answer (the request was cancelled): a body the worker hands over as
+                # a file is removed once written, not left in memory until the pool closes
+                future.add_done_callback(_discard_body)
+                raise
             except BrokenProcessPool as exc:
                 # a worker died (killed, out of memory): the next call starts a new pool
                 log.error("read_workers.broken", operation=call.operation, request_id=call.request_id)
