@@ -29,8 +29,8 @@ test: $(STAMP_DEV)
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/ruff format --check src tests benchmarks examples
 	$(BIN)/mypy
-	# each test worker and every process a test starts (servers, workers, read workers) imports the app:
-	# with PYTHONDONTWRITEBYTECODE set, as some machines set it, each compiled every module again
+# each test worker and every process a test starts (servers, workers, read workers) imports the app:
+# with PYTHONDONTWRITEBYTECODE set, as some machines set it, each compiled every module again
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n 2 --dist loadgroup --durations=15
 
 lint: $(STAMP_DEV)
