@@ -29,7 +29,9 @@ test: $(STAMP_DEV)
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/ruff format --check src tests benchmarks examples
 	$(BIN)/mypy
-	$(BIN)/pytest -q -n 2 --dist loadgroup --durations=15
+# each test worker and every process a test starts (servers, workers, read workers) imports the app:
+# with PYTHONDONTWRITEBYTECODE set, as some machines set it, each compiled every module again
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n 2 --dist loadgroup --durations=15
 
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check --fix src tests benchmarks examples
