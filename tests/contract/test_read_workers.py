@@ -93,24 +93,31 @@ class TestSameAnswer:
         assert in_worker.json() == on_loop.json()
 
 
+async def agent_with_a_large_run(
+    client: httpx.AsyncClient, runtime: Runtime, team: TeamKey
+) -> tuple[str, dict[str, object]]:
+    """The runs path of a new agent whose run's analysis is 2.4 MB of UTF-8, and that analysis."""
+    created = await client.post(
+        "/v1/agents",
+        json={"name": "big", "keywords": ["sourdough"], "platforms": ["tiktok"]},
+        headers=team.headers,
+    )
+    agent = created.json()["data"]
+    analysis: dict[str, object] = {"run_id": agent["run_id"], "blob": ["é" * 1000] * 1200}
+    async with runtime.db.transaction() as session:
+        await session.execute(
+            update(AgentRun).where(AgentRun.id == agent["run_id"]).values(analysis=analysis)
+        )
+    return f"/v1/agents/{agent['id']}/runs", analysis
+
+
 class TestLargeBodies:
     async def test_a_body_past_a_megabyte_crosses_as_a_file_and_leaves_none(
         self, client: httpx.AsyncClient, runtime: Runtime, team: TeamKey, jobs: JobEngine
     ) -> None:
         """ADR 0062: the worker writes it to a file of the API process's directory in memory, which the
         API process maps and unlinks: the client gets the bytes it gets on the loop, and no file stays."""
-        created = await client.post(
-            "/v1/agents",
-            json={"name": "big", "keywords": ["sourdough"], "platforms": ["tiktok"]},
-            headers=team.headers,
-        )
-        agent = created.json()["data"]
-        analysis = {"run_id": agent["run_id"], "blob": ["é" * 1000] * 1200}  # 2.4 MB of UTF-8
-        async with runtime.db.transaction() as session:
-            await session.execute(
-                update(AgentRun).where(AgentRun.id == agent["run_id"]).values(analysis=analysis)
-            )
-        path = f"/v1/agents/{agent['id']}/runs"
+        path, analysis = await agent_with_a_large_run(client, runtime, team)
         shared = Path("/dev/shm") if Path("/dev/shm").is_dir() else Path(tempfile.gettempdir())
         before = set(shared.glob(f"reelscope-bodies-{os.getpid()}-*"))
         workers = runtime.read_workers = ReadWorkers(runtime.settings, 1)
@@ -130,18 +137,7 @@ class TestLargeBodies:
     ) -> None:
         """A request cancelled while its worker renders a large body: nobody maps that file, so it is
         removed once written rather than kept in memory until the pool closes."""
-        created = await client.post(
-            "/v1/agents",
-            json={"name": "big", "keywords": ["sourdough"], "platforms": ["tiktok"]},
-            headers=team.headers,
-        )
-        agent = created.json()["data"]
-        analysis = {"run_id": agent["run_id"], "blob": ["é" * 1000] * 1200}  # 2.4 MB of UTF-8
-        async with runtime.db.transaction() as session:
-            await session.execute(
-                update(AgentRun).where(AgentRun.id == agent["run_id"]).values(analysis=analysis)
-            )
-        path = f"/v1/agents/{agent['id']}/runs"
+        path, _ = await agent_with_a_large_run(client, runtime, team)
         shared = Path("/dev/shm") if Path("/dev/shm").is_dir() else Path(tempfile.gettempdir())
         before = set(shared.glob(f"reelscope-bodies-{os.getpid()}-*"))
         workers = runtime.read_workers = ReadWorkers(runtime.settings, 1)
