@@ -9,11 +9,14 @@ import pytest
 from typer.testing import CliRunner
 
 from reelscope.cli import app
+from tests.fixtures.data_dirs import migrated_data_dir
 
 
 @pytest.fixture
-def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
-    monkeypatch.setenv("REELSCOPE_DATA_DIR", str(tmp_path / "data"))
+def cli(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> CliRunner:
+    monkeypatch.setenv("REELSCOPE_DATA_DIR", str(migrated_data_dir(tmp_path_factory, tmp_path / "data")))
     monkeypatch.delenv("REELSCOPE_DATABASE_URL", raising=False)
     return CliRunner()
 

@@ -22,15 +22,19 @@ from tests.collectors.tiktok_research.fake import CLIENT_SECRET as TIKTOK_SECRET
 from tests.collectors.tiktok_research.fake import FakeTikTok
 from tests.collectors.youtube.fake import KEY, FakeYouTube, populated
 from tests.conftest import START
+from tests.fixtures.data_dirs import migrated_data_dir
 from tests.fixtures.http import serving as served
 
 
 @pytest.fixture
-def youtube(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeYouTube]:
-    """REELSCOPE_CONNECTORS=youtube with a key, the API a fake on 127.0.0.1, the data dir empty."""
+def youtube(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[FakeYouTube]:
+    """REELSCOPE_CONNECTORS=youtube with a key, the API a fake on 127.0.0.1, the data dir migrated and
+    empty."""
     fake = populated(FakeYouTube(), ["us", "gb", "au"], 30, START)
     with served(fake) as base:
-        monkeypatch.setenv("REELSCOPE_DATA_DIR", str(tmp_path / "data"))
+        monkeypatch.setenv("REELSCOPE_DATA_DIR", str(migrated_data_dir(tmp_path_factory, tmp_path / "data")))
         monkeypatch.delenv("REELSCOPE_DATABASE_URL", raising=False)
         monkeypatch.setenv("REELSCOPE_CONNECTORS", "youtube")
         monkeypatch.setenv("REELSCOPE_YOUTUBE_API_KEY", KEY)
@@ -89,13 +93,13 @@ class TestFirstStart:
 
 @pytest.fixture
 def research(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[tuple[FakeTikTok, FakeInstagram, FakeAdLibrary]]:
     """REELSCOPE_CONNECTORS=tiktok_research,instagram,meta_ads (issue 27), each API a fake on 127.0.0.1."""
     tiktok, instagram, ads = FakeTikTok(), FakeInstagram(), FakeAdLibrary()
     tiktok.users["tiktok"] = {"display_name": "TikTok", "follower_count": 1}
     with served(tiktok) as tiktok_base, served(instagram) as instagram_base, served(ads) as ads_base:
-        monkeypatch.setenv("REELSCOPE_DATA_DIR", str(tmp_path / "data"))
+        monkeypatch.setenv("REELSCOPE_DATA_DIR", str(migrated_data_dir(tmp_path_factory, tmp_path / "data")))
         monkeypatch.delenv("REELSCOPE_DATABASE_URL", raising=False)
         monkeypatch.setenv("REELSCOPE_CONNECTORS", "tiktok_research,instagram,meta_ads")
         monkeypatch.setenv("REELSCOPE_TIKTOK_CLIENT_KEY", TIKTOK_KEY)

@@ -11,6 +11,7 @@ import structlog
 from typer.testing import CliRunner
 
 from reelscope.cli import app
+from tests.fixtures.data_dirs import migrated_data_dir
 
 TIKTOK_INFO = {
     "id": "7432109876543210987",
@@ -35,8 +36,10 @@ NORMALIZED = {
 
 
 @pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("REELSCOPE_DATA_DIR", str(tmp_path / "data"))
+def data_dir(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    monkeypatch.setenv("REELSCOPE_DATA_DIR", str(migrated_data_dir(tmp_path_factory, tmp_path / "data")))
     monkeypatch.delenv("REELSCOPE_DATABASE_URL", raising=False)
     return tmp_path / "data"
 

@@ -5,6 +5,7 @@ of each run time, idempotent, no events for the past."""
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from reelscope.cli import app
+from tests.fixtures.data_dirs import migrated_data_dir
 
 FEED = Path(__file__).parent / "fixtures" / "ytdlp_us_trending.jsonl"  # the US feed, 2026-11-15..23
 TREND_TABLES = ("trend_groups", "trends", "trend_rankings", "trend_readings", "trend_runs")
@@ -46,13 +48,25 @@ def week_before(path: Path) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def ingested(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data dir with the week before and the fixture's feed ingested, once for the module: each test
+    gets a copy (``data_dir``), so every one starts from the same catalog and no trend run."""
+    tmp_path = tmp_path_factory.mktemp("ingested")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setenv("REELSCOPE_DATA_DIR", str(migrated_data_dir(tmp_path_factory, tmp_path / "data")))
+        monkeypatch.delenv("REELSCOPE_DATABASE_URL", raising=False)
+        for feed in (week_before(tmp_path / "week_before.jsonl"), FEED):
+            result = CliRunner().invoke(app, ["ingest", str(feed), "--region", "us", "--json"])
+            assert result.exit_code == 0, result.output
+    return tmp_path / "data"
+
+
 @pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def data_dir(ingested: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    shutil.copytree(ingested, tmp_path / "data")
     monkeypatch.setenv("REELSCOPE_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.delenv("REELSCOPE_DATABASE_URL", raising=False)
-    for feed in (week_before(tmp_path / "week_before.jsonl"), FEED):
-        result = CliRunner().invoke(app, ["ingest", str(feed), "--region", "us", "--json"])
-        assert result.exit_code == 0, result.output
     return tmp_path / "data"
 
 

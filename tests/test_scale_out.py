@@ -31,6 +31,7 @@ from reelscope.auth import service as auth_service
 from reelscope.config import Settings
 from reelscope.kit.clock import SystemClock
 from reelscope.kit.db import Database, create_database
+from reelscope.kit.migrate import upgrade_to_head
 from reelscope.models import Job, LedgerEntry
 from reelscope.worker.context import TaskContext
 from reelscope.worker.dispatcher import dispatch_once
@@ -169,7 +170,9 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         "REELSCOPE_WEBHOOK_CA_BUNDLE": str(tls.ca),
         "REELSCOPE_HOST": "127.0.0.1",
     }
-    subprocess.run([str(BIN / "reelscope"), "migrate"], env=env, capture_output=True, text=True, check=True)
+    # what `reelscope migrate` runs, in this process: the cluster's processes are the point, and each would
+    # otherwise start by upgrading the new database at the same moment
+    upgrade_to_head(url)
     logs = tmp / "logs"
     logs.mkdir()
     ports = [free_port(), free_port()]

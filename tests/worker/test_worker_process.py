@@ -21,14 +21,18 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import select
+from typer.testing import CliRunner
 
+from reelscope.auth import service as auth_service
 from reelscope.billing import service as billing_service
+from reelscope.cli import app
 from reelscope.config import Settings
 from reelscope.kit.clock import SystemClock
 from reelscope.kit.db import Database, create_database
 from reelscope.models import Job, LedgerEntry
 from reelscope.worker.engine import JobEngine
 from reelscope.worker.jobs import service as jobs_service
+from tests.fixtures.data_dirs import migrated_data_dir
 from tests.test_process import free_port, wait_until_up
 
 pytestmark = pytest.mark.process
@@ -38,12 +42,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
+def env(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """On SQLite with the SqliteHuey queue; the Redis queue across real processes, a worker killed
-    mid-job included, is tests/test_scale_out.py's (on PostgreSQL)."""
+    mid-job included, is tests/test_scale_out.py's (on PostgreSQL). The data dir starts migrated, as
+    `reelscope migrate` leaves it (tests/fixtures/data_dirs.py)."""
     environment = {
         **os.environ,
-        "REELSCOPE_DATA_DIR": str(tmp_path / "data"),
+        "REELSCOPE_DATA_DIR": str(migrated_data_dir(tmp_path_factory, tmp_path / "data")),
         "REELSCOPE_EXTRA_TASK_MODULES": "tests.worker.sample_tasks",
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
         # a short lease and a quick dispatcher, so a dead worker's job is noticed within seconds
@@ -59,19 +64,14 @@ def env(tmp_path: Path) -> dict[str, str]:
 
 @pytest.fixture
 async def side(env: dict[str, str]) -> AsyncIterator[tuple[Database, JobEngine, str]]:
-    """The test's own handle on the data dir: the database, a sending engine, and a team with 0 credits."""
-    done = subprocess.run(
-        [str(BIN / "reelscope"), "admin", "team", "create", "t", "--credits", "0", "--json"],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    team_id = json.loads(done.stdout.strip().splitlines()[-1])["team_id"]
+    """The test's own handle on the data dir: the database, a sending engine, and a team with 0 credits
+    (written as `reelscope admin team create` writes it: the processes read it at once)."""
     settings = Settings(data_dir=Path(env["REELSCOPE_DATA_DIR"]), redis_url=env.get("REELSCOPE_REDIS_URL"))
     database = create_database(settings.effective_database_url)
     engine = JobEngine(settings, SystemClock())
     engine.bind(database)
+    async with database.transaction() as session:
+        team_id = (await auth_service.create_team(session, "t", 0, SystemClock().now())).id
     yield database, engine, team_id
     await asyncio.to_thread(engine.close)
     await database.dispose()
@@ -94,9 +94,17 @@ def small_catalog(env: dict[str, str], tmp_path: Path) -> None:
     }
     file = tmp_path / "one-video.jsonl"
     file.write_text(json.dumps(record) + "\n")
-    subprocess.run(
-        [str(BIN / "reelscope"), "ingest", str(file)], env=env, capture_output=True, text=True, check=True
+    # the command in this process: the test is about serve's process, not the ingest's
+    ingested = CliRunner().invoke(
+        app,
+        ["ingest", str(file)],
+        env={
+            "REELSCOPE_DATA_DIR": env["REELSCOPE_DATA_DIR"],
+            "REELSCOPE_DATABASE_URL": None,
+            "REELSCOPE_REDIS_URL": None,
+        },
     )
+    assert ingested.exit_code == 0, ingested.output
 
 
 def start(command: str, env: dict[str, str], log: Path) -> subprocess.Popen[str]:

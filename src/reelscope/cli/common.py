@@ -60,11 +60,10 @@ def _run_admin(settings: Settings, work: Callable[[Database], Awaitable[T]]) -> 
     """Migrate, then run ``work`` on a fresh database handle; domain errors become exit status 2."""
     from reelscope.kit.db import create_database
     from reelscope.kit.errors import ApiError
-    from reelscope.kit.migrate import is_at_head, upgrade_to_head
+    from reelscope.kit.migrate import upgrade_if_behind
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    if not is_at_head(settings.effective_database_url):
-        upgrade_to_head(settings.effective_database_url)
+    upgrade_if_behind(settings.effective_database_url)
 
     async def run() -> T:
         database = create_database(settings.effective_database_url)

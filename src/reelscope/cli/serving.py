@@ -166,14 +166,14 @@ def api(
     from reelscope.cli.http_server import uvicorn_options
     from reelscope.config import load_settings
     from reelscope.kit.logging import configure_logging
-    from reelscope.kit.migrate import upgrade_to_head
+    from reelscope.kit.migrate import upgrade_if_behind
     from reelscope.main import create_app
 
     settings = load_settings()
     _record_metrics_in(settings)
     configure_logging(settings.log_level, json=settings.log_json)
     _report_memory(settings)
-    upgrade_to_head(settings.effective_database_url)
+    upgrade_if_behind(settings.effective_database_url)
     app_ = create_app(settings)
     _settle(settings, app_)
     uvicorn.run(
@@ -200,7 +200,7 @@ def worker(
     """Run the job consumer only (scale-out). Ctrl-C waits up to 5 s for running jobs (retried if cut off)."""
     from reelscope.config import load_settings
     from reelscope.kit.logging import configure_logging
-    from reelscope.kit.migrate import upgrade_to_head
+    from reelscope.kit.migrate import upgrade_if_behind
     from reelscope.metrics import worker_port
     from reelscope.worker.consumer import run_worker
 
@@ -209,7 +209,7 @@ def worker(
     configure_logging(settings.log_level, json=settings.log_json)
     _report_memory(settings)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    upgrade_to_head(settings.effective_database_url)
+    upgrade_if_behind(settings.effective_database_url)
     metrics_server = worker_port.serve(settings)
     _settle(settings)
     try:
