@@ -106,7 +106,7 @@ class TestHashtagVideos:
     @pytest.mark.parametrize(
         ("platform", "tag", "sort", "at"),
         [
-            (Platform.TIKTOK, "sourdough", "top", AT),
+            (Platform.TIKTOK, "sourdough", "recent", AT),
             (Platform.YOUTUBE, "#" + TOPICS[6].keywords[0].replace(" ", ""), "recent", EARLIER),
             (Platform.INSTAGRAM, THEMES[0].tags[0].upper(), "top", EARLIER),
             (Platform.TIKTOK, THEMES[3].tags[0], "recent", AT),
