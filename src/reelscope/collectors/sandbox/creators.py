@@ -158,7 +158,12 @@ def platform_user_ids(seed: int, platform: Platform, idx: hs.I64) -> list[str]:
 
 
 def display_name(handle: str) -> str:
-    name = re.sub(r"\d+$", "", handle)
+    return _display_name(re.sub(r"\d+$", "", handle))
+
+
+@lru_cache(maxsize=4096)
+def _display_name(name: str) -> str:
+    """Kept per name: handles are a first name and a niche word, so a few thousand names recur."""
     for first in FIRST_NAMES:
         if name.startswith(first):
             return f"{first.capitalize()} {name[len(first) :].capitalize()}"
@@ -181,25 +186,37 @@ def creator_records(
     following = (20 + hs.uniform(seed, hs.label("following"), code, idx) * 1500).astype(np.int64)
     names = handles(seed, platform, idx)
     user_ids = platform_user_ids(seed, platform, idx)
+    reached = videos * median_views
+    columns = zip(
+        names,
+        user_ids,
+        sk.country[idx].tolist(),
+        sk.niche[idx].tolist(),
+        followers.tolist(),
+        following.tolist(),
+        (reached * like_share).astype(np.int64).tolist(),
+        reached.astype(np.int64).tolist(),
+        videos.tolist(),
+        verified.tolist(),
+        strict=True,
+    )
     out = []
-    for j, i in enumerate(idx.tolist()):
-        handle = names[j]
-        country = COUNTRIES[int(sk.country[i])]
-        niche = NICHES[int(sk.niche[i])]
+    for handle, user_id, country_index, niche_index, fans, follows, likes, views, count, tick in columns:
+        country = COUNTRIES[country_index]
         out.append(
             CreatorRecord(
                 platform=platform,
                 handle=handle,
                 display_name=display_name(handle),
-                platform_user_id=user_ids[j],
-                followers=int(followers[j]),
-                following=int(following[j]),
-                total_likes=int(videos[j] * median_views[j] * like_share[j]),
-                total_views=int(videos[j] * median_views[j]),
-                video_count=int(videos[j]),
-                verified=bool(verified[j]),
+                platform_user_id=user_id,
+                followers=fans,
+                following=follows,
+                total_likes=likes,
+                total_views=views,
+                video_count=count,
+                verified=tick,
                 avatar_url=f"https://sandbox.reelscope.local/{platform.value}/avatars/{handle}.jpg",
-                bio=f"{niche.capitalize()} | {country.name} | new videos every week",
+                bio=f"{NICHES[niche_index].capitalize()} | {country.name} | new videos every week",
                 country=country.code.upper(),
                 fetched_at=at,
             )

@@ -24,6 +24,7 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 _TWO53 = float(2**53)
+_MASK = 0xFFFFFFFFFFFFFFFF
 
 
 @lru_cache(maxsize=1024)
@@ -33,22 +34,31 @@ def label(name: str) -> int:
 
 
 def _mix(x: U64) -> U64:
-    with np.errstate(over="ignore"):
-        z = x + _GOLDEN
-        z = (z ^ (z >> _S30)) * _M1
-        z = (z ^ (z >> _S27)) * _M2
-        return z ^ (z >> _S31)
+    z = x + _GOLDEN
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
 
 
 def hash64(seed: int, *keys: Any) -> U64:
-    """Hash of the seed and keys; keys may be ints or integer arrays (broadcast together)."""
-    x = _mix(np.asarray([seed & 0xFFFFFFFFFFFFFFFF], dtype=np.uint64))
-    for key in keys:
-        arr = np.asarray(key)
-        if arr.dtype != np.uint64:
-            arr = (arr.astype(np.int64) if arr.dtype.kind in "iub" else arr).astype(np.uint64)
-        x = _mix(x ^ arr)
-    return x
+    """Hash of the seed and keys; keys may be ints or integer arrays (broadcast together).
+
+    Leading int keys (a field label, a platform code) are mixed as Python ints (``_mix_int``, the same
+    bits): numpy's fixed cost per operation is most of what hashing a few values costs.
+    """
+    x = _mix_int(int(seed) & _MASK)
+    first = 0
+    while first < len(keys) and type(keys[first]) is int:
+        x = _mix_int(x ^ (keys[first] & _MASK))
+        first += 1
+    z = np.asarray([x], dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for key in keys[first:]:
+            arr = np.asarray(key)
+            if arr.dtype != np.uint64:
+                arr = (arr.astype(np.int64) if arr.dtype.kind in "iub" else arr).astype(np.uint64)
+            z = _mix(z ^ arr)
+    return z
 
 
 def uniform(seed: int, *keys: Any) -> F64:
@@ -78,9 +88,6 @@ def cumulative(weights: list[float] | F64) -> F64:
     c: F64 = np.cumsum(w) / w.sum()
     c[-1] = 1.0
     return c
-
-
-_MASK = 0xFFFFFFFFFFFFFFFF
 
 
 def _mix_int(z: int) -> int:

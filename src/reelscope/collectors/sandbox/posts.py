@@ -233,16 +233,21 @@ def creator_posts(
 # --- ids -------------------------------------------------------------------------------------------
 
 
-def external_id(posts: Posts, i: int) -> str:
-    burst = posts.burst[i]
-    if burst is None:
-        payload = int(posts.creator[i])
-    else:
-        payload = ((burst.week & 1) << 16) | (burst.slot << 11) | int(posts.seq[i])
-    number = (
-        (int(posts.ts[i]) << 32) | (int(posts.kind[i]) << 30) | (payload << 13) | (int(posts.key[i]) & _CHECK)
-    )
-    return render_id(posts.platform, number)
+def external_ids(posts: Posts) -> list[str]:
+    """Each post's id: posting second, stream, creator (or burst and sequence) and check bits."""
+    out = []
+    for ts, kind, creator, seq, key, burst in zip(
+        posts.ts.tolist(),
+        posts.kind.tolist(),
+        posts.creator.tolist(),
+        posts.seq.tolist(),
+        posts.key.tolist(),
+        posts.burst,
+        strict=True,
+    ):
+        payload = creator if burst is None else ((burst.week & 1) << 16) | (burst.slot << 11) | seq
+        out.append(render_id(posts.platform, (ts << 32) | (kind << 30) | (payload << 13) | (key & _CHECK)))
+    return out
 
 
 def render_id(platform: Platform, number: int) -> str:

@@ -6,6 +6,7 @@ strings, so a batch of 100,000 posts costs about a second.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import numpy as np
@@ -85,38 +86,41 @@ def _topic_tags(seed: int, posts: ps.Posts, topic: hs.I64) -> hs.I64:
     return found - topic[:, None] * _POOL_LENGTH
 
 
-class _Columns:
-    """Every random choice of a batch, drawn at once."""
+class _TextColumns:
+    """The random choices a batch's text is made of (hook, hashtags, caption, transcript), drawn at once."""
 
     def __init__(self, seed: int, posts: ps.Posts) -> None:
         k = posts.key
         sk = skeleton(seed, posts.platform)
         self.topic = topics_of(seed, posts)
         self.niche = [NICHES[n] for n in sk.niche[posts.creator].tolist()]
-        self.picks = [hs.hash64(seed, k, hs.label("pick"), j).tolist() for j in range(8)]
+        # eight free picks per post, as one tuple per post: the text of a post reads several
+        self.picks = list(
+            zip(*(hs.hash64(seed, k, hs.label("pick"), j).tolist() for j in range(8)), strict=True)
+        )
         self.tags = _topic_tags(seed, posts, self.topic).tolist()
         self.generic = hs.weighted(_GENERIC_CUMULATIVE, hs.uniform(seed, k, hs.label("generic_tag"))).tolist()
         caption_form, transcript_form = text_forms(seed, posts)
         self.caption_form, self.transcript_form = caption_form.tolist(), transcript_form.tolist()
-        self.u = {
-            name: hs.uniform(seed, k, hs.label(name)).tolist()
-            for name in (
-                "generic",
-                "dup",
-                "transcript",
-                "dur",
-                "upload",
-                "region",
-                "duet",
-                "stitch",
-                "comm",
-                "shorts",
-            )
-        }
+        self.u = {name: hs.uniform(seed, k, hs.label(name)).tolist() for name in _TEXT_UNIFORMS}
+        self.language = [sk.language[c] for c in posts.creator.tolist()]
+
+
+_TEXT_UNIFORMS = ("generic", "dup", "transcript", "shorts")
+
+
+class _Columns(_TextColumns):
+    """Every random choice of a batch, drawn at once."""
+
+    def __init__(self, seed: int, posts: ps.Posts) -> None:
+        super().__init__(seed, posts)
+        k = posts.key
+        sk = skeleton(seed, posts.platform)
+        for name in ("dur", "upload", "region", "duet", "stitch", "comm"):
+            self.u[name] = hs.uniform(seed, k, hs.label(name)).tolist()
         self.sound_kind, self.licensed = snd.choose(
             seed, posts.platform, k, (posts.kind == ps.BURST).astype(np.int64)
         )
-        self.language = [sk.language[c] for c in posts.creator.tolist()]
         self.country = [COUNTRIES[c].code for c in sk.country[posts.creator].tolist()]
 
 
@@ -136,7 +140,7 @@ class _Sounds:
     def get(self, kind: int, idx: int) -> SoundRecord:
         found = self.cache.get((kind, idx))
         if found is None:
-            found = snd.sound_record(self.seed, self.platform, kind, idx, self.at)
+            found = snd.kept_sound_record(self.seed, self.platform, kind, idx, self.at)
             self.cache[(kind, idx)] = found
         return found
 
@@ -154,13 +158,13 @@ def _sentence(text: str) -> str:
 
 
 def _text(
-    cols: _Columns, i: int, post_burst: Burst | None, platform: Platform
+    cols: _TextColumns, i: int, post_burst: Burst | None, platform: Platform
 ) -> tuple[str, list[str], str, str]:
     """Hook, hashtags (display form, no ``#``), a spoken phrase and the topic keyword."""
     topic_index = int(cols.topic[i])
     topic = TOPICS[topic_index]
     pool = TAG_POOLS[topic_index]
-    p = [pick[i] for pick in cols.picks]
+    p = cols.picks[i]
     lang = cols.language[i]
     keyword = topic.keywords[p[0] % len(topic.keywords)]
     hooks = HOOKS[lang]
@@ -187,10 +191,10 @@ def _text(
     return hook, list(dict.fromkeys(tags)), phrase, keyword
 
 
-def _caption(cols: _Columns, i: int, hook: str, tags: list[str], keyword: str) -> str:
+def _caption(cols: _TextColumns, i: int, hook: str, tags: list[str], keyword: str) -> str:
     """The caption in its form (CAPTION_FORMS): the hook alone on the first line, then the rest."""
     lang = cols.language[i]
-    p6, p7 = cols.picks[6][i], cols.picks[7][i]
+    p6, p7 = cols.picks[i][6], cols.picks[i][7]
     bodies, ctas, emoji = BODIES[lang], CALLS_TO_ACTION[lang], NICHE_EMOJI[cols.niche[i]]
     caption: str = CAPTION_FORMS[cols.caption_form[i]].format(
         hook=hook,
@@ -202,10 +206,10 @@ def _caption(cols: _Columns, i: int, hook: str, tags: list[str], keyword: str) -
     return caption
 
 
-def _transcript(cols: _Columns, i: int, hook: str, phrase: str, keyword: str) -> str:
+def _transcript(cols: _TextColumns, i: int, hook: str, phrase: str, keyword: str) -> str:
     """What is said (TRANSCRIPT_FORMS): the hook, after a filler or not, then the topic's words."""
     lang = cols.language[i]
-    p0, p6, p7 = cols.picks[0][i], cols.picks[6][i], cols.picks[7][i]
+    p0, p6, p7 = cols.picks[i][0], cols.picks[i][6], cols.picks[i][7]
     fillers, bodies, ctas = FILLERS[lang], BODIES[lang], CALLS_TO_ACTION[lang]
     # three different bodies: b, one of b+1 … b+n-2, and b-1 (a topic phrase's stand-in outside English)
     b = p6 // 7
@@ -224,6 +228,37 @@ def _transcript(cols: _Columns, i: int, hook: str, phrase: str, keyword: str) ->
     return transcript
 
 
+@dataclass(frozen=True, slots=True)
+class VideoText:
+    """What a video says, as its record carries it: caption, hashtags as shown (§2.1) and transcript."""
+
+    description: str
+    hashtags: tuple[str, ...]
+    transcript: str | None
+
+
+def _video_text(cols: _TextColumns, i: int, post_burst: Burst | None, platform: Platform) -> VideoText:
+    hook, tags, phrase, keyword = _text(cols, i, post_burst, platform)
+    shown_tags = tuple(f"#{t}" for t in tags) if platform is Platform.YOUTUBE else tuple(tags)  # §2.1
+    description = _caption(cols, i, hook, tags, keyword)
+    if cols.u["dup"][i] < _PLATFORM_DUP[platform]:
+        description = f"{description}\n{description}"  # §2.1: the caption may appear twice
+    transcript = None
+    if cols.u["transcript"][i] < _TRANSCRIPT[platform]:
+        transcript = _transcript(cols, i, hook, phrase, keyword)
+    return VideoText(description, shown_tags, transcript)
+
+
+def texts(seed: int, posts: ps.Posts) -> list[VideoText]:
+    """The text of each post, exactly as ``videos`` puts it in the records, at a fraction of the cost.
+
+    A post's text depends on the post alone (never on ``at`` or on the rest of the batch), so a
+    search decides on text first and builds records only for what it returns.
+    """
+    cols = _TextColumns(seed, posts)
+    return [_video_text(cols, i, burst, posts.platform) for i, burst in enumerate(posts.burst)]
+
+
 def videos(seed: int, posts: ps.Posts, at: datetime) -> list[VideoRecord]:
     """The batch as video records, with counters as of ``at``."""
     if len(posts) == 0:
@@ -239,39 +274,35 @@ def videos(seed: int, posts: ps.Posts, at: datetime) -> list[VideoRecord]:
     tiktok, youtube, instagram = (
         platform is p for p in (Platform.TIKTOK, Platform.YOUTUBE, Platform.INSTAGRAM)
     )
+    u_dur, u_upload, u_region = cols.u["dur"], cols.u["upload"], cols.u["region"]
+    u_duet, u_stitch, u_comm = cols.u["duet"], cols.u["stitch"], cols.u["comm"]
+    sound_kind, licensed = cols.sound_kind.tolist(), cols.licensed.tolist()
+    region_below = 0.6 if tiktok else 0.8
+    thumbs = f"https://sandbox.reelscope.local/{platform.value}/thumbs/"
     out: list[VideoRecord] = []
-    for i in range(len(posts)):
-        u = {name: column[i] for name, column in cols.u.items()}
-        creator = creators[int(posts.creator[i])]
-        external = ps.external_id(posts, i)
-        hook, tags, phrase, keyword = _text(cols, i, posts.burst[i], platform)
-        lang = cols.language[i]
-        shown_tags = tuple(f"#{t}" for t in tags) if youtube else tuple(tags)  # §2.1
-        description = _caption(cols, i, hook, tags, keyword)
-        if u["dup"] < _PLATFORM_DUP[platform]:
-            description = f"{description}\n{description}"  # §2.1: the caption may appear twice
-        transcript = (
-            _transcript(cols, i, hook, phrase, keyword) if u["transcript"] < _TRANSCRIPT[platform] else None
-        )
-        kind = int(cols.sound_kind[i])
+    for i, (creator_index, posted, burst, external) in enumerate(
+        zip(posts.creator.tolist(), posts.ts.tolist(), posts.burst, ps.external_ids(posts), strict=True)
+    ):
+        creator = creators[creator_index]
+        text = _video_text(cols, i, burst, platform)
+        kind = sound_kind[i]
         sound = None
         if kind == snd.LICENSED:
-            sound = sounds.get(kind, int(cols.licensed[i]))
+            sound = sounds.get(kind, licensed[i])
         elif kind == snd.ORIGINAL:
-            sound = sounds.original(int(posts.creator[i]), creator)
+            sound = sounds.original(creator_index, creator)
         elif kind == snd.THEME:
-            burst = posts.burst[i]
             assert burst is not None
             sound = sounds.get(kind, burst.theme_index)
         country = cols.country[i].upper()
         if tiktok:
             upload_region, upload_source = (
                 country,
-                ("platform_account_region" if u["upload"] < 0.8 else "platform_location_created"),
+                ("platform_account_region" if u_upload[i] < 0.8 else "platform_location_created"),
             )
-        elif youtube and u["upload"] < 0.4:
+        elif youtube and u_upload[i] < 0.4:
             upload_region, upload_source = country, "inferred_channel_country"
-        elif instagram and u["upload"] < 0.1:
+        elif instagram and u_upload[i] < 0.1:
             upload_region, upload_source = country, "inferred_caption_language"
         else:
             upload_region, upload_source = None, None
@@ -286,31 +317,29 @@ def videos(seed: int, posts: ps.Posts, at: datetime) -> list[VideoRecord]:
                 platform=platform,
                 external_id=external,
                 url=url,
-                published_at=datetime.fromtimestamp(int(posts.ts[i]), UTC),
+                published_at=datetime.fromtimestamp(posted, UTC),
                 fetched_at=at,
-                description=description,
+                description=text.description,
                 views=views[i],
                 likes=likes[i],
                 comments=comments[i],
                 shares=None if shares[i] < 0 else shares[i],
                 bookmarks=None if bookmarks[i] < 0 else bookmarks[i],
-                hashtags=shown_tags,
-                thumbnail_url=f"https://sandbox.reelscope.local/{platform.value}/thumbs/{external}.jpg",
-                duration=None
-                if instagram and u["dur"] < 0.85
-                else durations[i],  # §2.1: usually null on Reels
-                transcript=transcript,
+                hashtags=text.hashtags,
+                thumbnail_url=f"{thumbs}{external}.jpg",
+                duration=None if instagram and u_dur[i] < 0.85 else durations[i],  # §2.1: null on most Reels
+                transcript=text.transcript,
                 sound=sound,
                 upload_region=upload_region,
                 upload_region_source=upload_source,
-                is_duet=u["duet"] < 0.05 if tiktok else None,
-                is_stitch=u["stitch"] < 0.07 if tiktok else None,
-                is_eligible_for_commission=(u["comm"] < 0.6 and (creator.followers or 0) >= 10_000)
+                is_duet=u_duet[i] < 0.05 if tiktok else None,
+                is_stitch=u_stitch[i] < 0.07 if tiktok else None,
+                is_eligible_for_commission=(u_comm[i] < 0.6 and (creator.followers or 0) >= 10_000)
                 if tiktok
                 else None,
                 creator=creator,
-                region=None if youtube or u["region"] < (0.6 if tiktok else 0.8) else country,
-                language=lang,
+                region=None if youtube or u_region[i] < region_below else country,
+                language=cols.language[i],
             )
         )
     return out
@@ -326,19 +355,18 @@ def slideshows(seed: int, posts: ps.Posts, at: datetime) -> list[SlideshowRecord
     creators = _creators(seed, posts, at)
     sounds = _Sounds(seed, platform, at)
     out = []
-    for i in range(len(posts)):
+    for i, external in enumerate(ps.external_ids(posts)):
         hook, tags, _phrase, keyword = _text(cols, i, None, platform)
         topic = TOPICS[int(cols.topic[i])]
-        count = 3 + cols.picks[3][i] % 5
+        count = 3 + cols.picks[i][3] % 5
         panels = (
             hook,
             *(
-                topic.phrases[(cols.picks[2][i] + j) % len(topic.phrases)].capitalize()
+                topic.phrases[(cols.picks[i][2] + j) % len(topic.phrases)].capitalize()
                 for j in range(count - 2)
             ),
             f"Save this for later: {keyword}",
         )
-        external = ps.external_id(posts, i)
         creator = creators[int(posts.creator[i])]
         url = (
             f"https://www.tiktok.com/@{creator.handle}/photo/{external}"

@@ -4,7 +4,7 @@ trend theme's sound; usage counts grow over time (bursts push their theme's soun
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from functools import lru_cache
 
 import numpy as np
@@ -130,6 +130,22 @@ def sound_record(
         usage=history,
         fetched_at=at,
     )
+
+
+def kept_sound_record(seed: int, platform: Platform, kind: int, idx: int, at: datetime) -> SoundRecord:
+    """``sound_record`` without history, kept: every batch of videos asked at one moment (an agent's
+    searches, a catalog's pages) carries the same few hundred sounds, and a usage count costs a walk
+    over the theme's bursts. Records are frozen, so sharing one between answers is safe."""
+    # equal instants in two time zones are equal keys; the zone is part of the key so that the record's
+    # fetched_at is always the ``at`` asked with
+    return _kept_sound_record(seed, platform, kind, idx, at, at.tzinfo)
+
+
+@lru_cache(maxsize=8192)
+def _kept_sound_record(
+    seed: int, platform: Platform, kind: int, idx: int, at: datetime, _zone: tzinfo | None
+) -> SoundRecord:
+    return sound_record(seed, platform, kind, idx, at)
 
 
 def original_sound(

@@ -24,6 +24,7 @@ from reelscope.collectors.base import (
     VideoStats,
 )
 from reelscope.collectors.sandbox import extras, records, trends
+from reelscope.collectors.sandbox import hashing as hs
 from reelscope.collectors.sandbox import posts as ps
 from reelscope.collectors.sandbox import sounds as snd
 from reelscope.collectors.sandbox.creators import AudienceTruth, audience_truth, creator_records, index_of
@@ -141,13 +142,13 @@ class World:
             else posts.take(np.arange(len(posts))[-SEARCH_CAP:])
         )
         found = [
-            v
-            for v in records.videos(self.seed, posts, at)
-            if kw in (v.description or "").lower()
-            or kw in (v.transcript or "").lower()
-            or any(kw == _strip(t) for t in v.hashtags)
+            i
+            for i, text in enumerate(records.texts(self.seed, posts))
+            if kw in text.description.lower()
+            or kw in (text.transcript or "").lower()
+            or any(kw == _strip(t) for t in text.hashtags)
         ]
-        return sorted(found, key=lambda v: v.views, reverse=True)[:limit]
+        return self._most_viewed(posts.take(found), at, limit)
 
     def hashtag_videos(
         self, platform: Platform, tag: str, at: datetime, sort: HashtagSort, limit: int
@@ -162,12 +163,21 @@ class World:
         posts = ps.feed(self.seed, platform, (at - window).timestamp(), at.timestamp())
         if not generic:
             posts = self._candidates(posts, topics, themes)
-        found = [v for v in records.videos(self.seed, posts, at) if any(_strip(t) == key for t in v.hashtags)]
+        texts = records.texts(self.seed, posts)
+        tagged = [i for i, text in enumerate(texts) if any(_strip(t) == key for t in text.hashtags)]
+        posts = posts.take(tagged)
         if sort == "recent":
-            found.sort(key=lambda v: v.published_at, reverse=True)
-        else:
-            found.sort(key=lambda v: v.views, reverse=True)
-        return found[:limit]
+            return self._first(posts, -posts.ts, at, limit)
+        return self._most_viewed(posts, at, limit)
+
+    def _most_viewed(self, posts: ps.Posts, at: datetime, limit: int) -> list[VideoRecord]:
+        """Records of the ``limit`` most viewed posts at ``at``, most viewed first."""
+        return self._first(posts, -ps.counters(self.seed, posts, at.timestamp()).views, at, limit)
+
+    def _first(self, posts: ps.Posts, rank: hs.I64, at: datetime, limit: int) -> list[VideoRecord]:
+        """Records of the ``limit`` posts of lowest ``rank``, ties in batch order (as a stable sort keeps
+        them), built only for those: deciding first is what keeps a search cheap."""
+        return records.videos(self.seed, posts.take(np.argsort(rank, kind="stable")[:limit]), at)
 
     # --- creators ----------------------------------------------------------------------------------
 
@@ -213,20 +223,17 @@ class World:
             posts = ps.creator_posts(self.seed, platform, idx, at.timestamp(), limit * 4)
         else:
             posts = ps.feed(self.seed, platform, (at - timedelta(days=14)).timestamp(), at.timestamp())
-            chosen, licensed = snd.choose(
-                self.seed, platform, posts.key, (posts.kind == ps.BURST).astype(np.int64)
-            )
-            if kind == snd.THEME:
-                theme = np.array([b is not None and b.theme_index == idx for b in posts.burst], dtype=bool)
-                posts = posts.take(np.flatnonzero((chosen == snd.THEME) & theme))
-            else:
-                posts = posts.take(np.flatnonzero((chosen == snd.LICENSED) & (licensed == idx)))
-        found = [
-            v
-            for v in records.videos(self.seed, posts, at)
-            if v.sound is not None and v.sound.external_id == external_id
-        ]
-        return sorted(found, key=lambda v: v.views, reverse=True)[:limit]
+        chosen, licensed = snd.choose(
+            self.seed, platform, posts.key, (posts.kind == ps.BURST).astype(np.int64)
+        )
+        if kind == snd.ORIGINAL:
+            carries = chosen == snd.ORIGINAL
+        elif kind == snd.THEME:
+            theme = np.array([b is not None and b.theme_index == idx for b in posts.burst], dtype=bool)
+            carries = (chosen == snd.THEME) & theme
+        else:
+            carries = (chosen == snd.LICENSED) & (licensed == idx)
+        return self._most_viewed(posts.take(np.flatnonzero(carries)), at, limit)
 
     # --- slideshows, ads, comments, news -----------------------------------------------------------
 
