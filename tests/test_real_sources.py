@@ -82,13 +82,13 @@ def news_api() -> Iterator[tuple[FakeNews, str]]:
 
 @pytest.fixture
 def settings(
-    tmp_path: Path,
+    data_dir: Path,
     database_url: str,
     youtube_api: tuple[FakeYouTube, str],
     news_api: tuple[FakeNews, str],
 ) -> Settings:
     return Settings(
-        data_dir=tmp_path / "data",
+        data_dir=data_dir,
         database_url=database_url,
         connectors="youtube,news",
         youtube_api_key=SecretStr(KEY),

@@ -74,14 +74,14 @@ def youtube_api() -> Iterator[tuple[FakeYouTube, str]]:
 
 @pytest.fixture
 def settings(
-    tmp_path: Path,
+    data_dir: Path,
     database_url: str,
     tiktok_api: tuple[tiktok_fake.FakeTikTok, str],
     instagram_api: tuple[instagram_fake.FakeInstagram, str],
     ads_api: tuple[FakeAdLibrary, str],
 ) -> Settings:
     return Settings(
-        data_dir=tmp_path / "data",
+        data_dir=data_dir,
         database_url=database_url,
         connectors="tiktok_research,instagram,meta_ads",
         tiktok_client_key=SecretStr(tiktok_fake.CLIENT_KEY),

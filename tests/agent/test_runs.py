@@ -157,9 +157,9 @@ def failures(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def settings(tmp_path: Path, database_url: str, redis_url: str | None, failures: str) -> Settings:
+def settings(data_dir: Path, database_url: str, redis_url: str | None, failures: str) -> Settings:
     return Settings(
-        data_dir=tmp_path / "data", database_url=database_url, redis_url=redis_url, sandbox_failures=failures
+        data_dir=data_dir, database_url=database_url, redis_url=redis_url, sandbox_failures=failures
     )
 
 

@@ -120,9 +120,9 @@ HOOK_URL = "https://127.0.0.1:9/hook"
 
 
 @pytest.fixture
-def settings(tmp_path: Path, database_url: str, redis_url: str | None) -> Settings:
+def settings(data_dir: Path, database_url: str, redis_url: str | None) -> Settings:
     return Settings(
-        data_dir=tmp_path / "data",
+        data_dir=data_dir,
         database_url=database_url,
         redis_url=redis_url,
         webhook_allowed_networks="127.0.0.0/8",

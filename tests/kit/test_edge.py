@@ -24,10 +24,10 @@ NIL = "00000000-0000-0000-0000-000000000000"
 
 
 @pytest.fixture
-def settings(tmp_path: Path, database_url: str, redis_url: str | None) -> Settings:
+def settings(data_dir: Path, database_url: str, redis_url: str | None) -> Settings:
     # a small limit and a short deadline, so that the tests need neither megabytes nor waiting
     return Settings(
-        data_dir=tmp_path / "data",
+        data_dir=data_dir,
         database_url=database_url,
         redis_url=redis_url,
         max_body_bytes=1024,

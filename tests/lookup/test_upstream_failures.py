@@ -18,10 +18,10 @@ from tests.lookup.conftest import Balance, Events, HandleOf
 
 
 @pytest.fixture
-def settings(tmp_path: Path, database_url: str, redis_url: str | None) -> Settings:
+def settings(data_dir: Path, database_url: str, redis_url: str | None) -> Settings:
     """Every TikTok call of the sandbox fails (a retryable upstream error)."""
     return Settings(
-        data_dir=tmp_path / "data",
+        data_dir=data_dir,
         database_url=database_url,
         redis_url=redis_url,
         sandbox_failures="tiktok:1.0",

@@ -30,11 +30,11 @@ PRICE = 25  # the probe's GET (tests/probe.py)
 
 
 @pytest.fixture
-def settings(tmp_path: Path, database_url: str, redis_url: str | None) -> Settings:
+def settings(data_dir: Path, database_url: str, redis_url: str | None) -> Settings:
     # a request may wait a minute for one of the 4 connections: the test asserts that a burst waits and
     # never fails, not how fast; with the default 5 s a CI machine busy with other work answered 503s
     return Settings(
-        data_dir=tmp_path / "data",
+        data_dir=data_dir,
         database_url=database_url,
         redis_url=redis_url,
         redis_max_connections=4,

@@ -22,9 +22,9 @@ VENDOR = "injected"  # the sandbox's own failure text: "sandbox tiktok creator f
 
 class TestCreation:
     @pytest.fixture
-    def settings(self, tmp_path: Path, database_url: str, redis_url: str | None) -> Settings:
+    def settings(self, data_dir: Path, database_url: str, redis_url: str | None) -> Settings:
         return Settings(
-            data_dir=tmp_path / "data",
+            data_dir=data_dir,
             database_url=database_url,
             redis_url=redis_url,
             sandbox_failures="tiktok:1",

@@ -58,9 +58,9 @@ def receiver(receiver_server: Receiver) -> Iterator[Receiver]:
 
 
 @pytest.fixture
-def settings(tmp_path: Path, database_url: str, redis_url: str | None, tls: TlsFiles) -> Settings:
+def settings(data_dir: Path, database_url: str, redis_url: str | None, tls: TlsFiles) -> Settings:
     return Settings(
-        data_dir=tmp_path / "data",
+        data_dir=data_dir,
         database_url=database_url,
         redis_url=redis_url,
         webhook_allowed_networks="127.0.0.0/8",

@@ -74,7 +74,7 @@ class JobEngine:
         self.clock = clock
         registry.discover(settings.extra_task_modules)
         # one Huey per lane, each knowing the two message kinds
-        self.queues = {lane: build_huey(settings, lane, immediate=immediate) for lane in Lane}
+        self.queues = build_queues(settings, immediate=immediate)
         self._loops: dict[int, LoopThread] = {}
         self._lock = threading.Lock()
         self._call = {
@@ -180,11 +180,20 @@ class JobEngine:
         self.run(lambda ctx: runner.run_job(ctx, job_id, lease=self.lease))
 
 
-def build_huey(settings: Settings, lane: Lane, *, immediate: bool = False) -> Huey:
-    """The queue of ``lane``: ``RedisHuey`` when ``REELSCOPE_REDIS_URL`` is set, else ``SqliteHuey`` in the
-    data dir (every lane in one file, told apart by the queue name)."""
+def build_queues(settings: Settings, *, immediate: bool = False) -> dict[Lane, Huey]:
+    """The queue of each lane: ``RedisHuey`` when ``REELSCOPE_REDIS_URL`` is set, else ``SqliteHuey`` in the
+    data dir (every lane in one file, told apart by the queue name).
+
+    The lanes' SQLite queues share the file's tables, so the first lane's storage makes them and the
+    others only open the file: each storage making them again was a connection, an exclusive
+    transaction and a commit more per lane, every time an engine was built (at every start of the API
+    and the worker, and in every test)."""
     options: dict[str, Any] = {"results": False, "utc": True, "immediate": immediate}
     if settings.redis_url:
-        return RedisHuey(QUEUE_NAMES[lane], url=settings.redis_url, **options)
+        return {lane: RedisHuey(QUEUE_NAMES[lane], url=settings.redis_url, **options) for lane in Lane}
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    return SqliteHuey(QUEUE_NAMES[lane], filename=str(settings.data_dir / "queue.db"), **options)
+    filename = str(settings.data_dir / "queue.db")
+    return {
+        lane: SqliteHuey(QUEUE_NAMES[lane], filename=filename, create_tables=index == 0, **options)
+        for index, lane in enumerate(Lane)
+    }

@@ -8,6 +8,7 @@ tasks this way).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import pkgutil
@@ -116,15 +117,22 @@ def registered() -> dict[str, TaskDef]:
 
 def discover(extra_modules: str = "") -> list[str]:
     """Import every ``reelscope.<package>.tasks`` module and the extra ones; the names imported."""
-    names = [
-        f"reelscope.{info.name}.tasks"
-        for info in pkgutil.iter_modules(reelscope.__path__)
-        if info.ispkg and importlib.util.find_spec(f"reelscope.{info.name}.tasks") is not None
-    ]
-    names += [name.strip() for name in extra_modules.split(",") if name.strip()]
+    names = [*family_task_modules(), *(name.strip() for name in extra_modules.split(",") if name.strip())]
     for name in names:
         importlib.import_module(name)
     return names
+
+
+@functools.cache
+def family_task_modules() -> tuple[str, ...]:
+    """``reelscope.<package>.tasks`` of every package that has one. Looked for once per process: the
+    packages are the installed code's, and looking (a directory listing and a search per package, 3-10
+    ms) was part of every ``JobEngine`` built, the API's, each worker's and each test's."""
+    return tuple(
+        f"reelscope.{info.name}.tasks"
+        for info in pkgutil.iter_modules(reelscope.__path__)
+        if info.ispkg and importlib.util.find_spec(f"reelscope.{info.name}.tasks") is not None
+    )
 
 
 def _origin(body: TaskBody) -> str:
