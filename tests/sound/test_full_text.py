@@ -106,3 +106,42 @@ async def test_a_pager_following_the_total_sees_every_match_once(
         assert totals[0] == 3 and totals[-1] == 7  # a lower bound that grows as the pager goes on
     else:
         assert set(totals) == {7}
+
+
+@pytest.mark.parametrize("few", [3, 1000], ids=["walked", "ordered-among-the-matches"])
+@pytest.mark.parametrize("q", ["qz", "chant"], ids=["substring", "full-text"])
+async def test_pages_of_a_few_matches_are_most_used_first_with_an_exact_total(
+    client: httpx.AsyncClient,
+    team: TeamKey,
+    runtime: Runtime,
+    clock: ManualClock,
+    monkeypatch: pytest.MonkeyPatch,
+    few: int,
+    q: str,
+) -> None:
+    """Fewer than ``_FEW`` matches (a short query's substring scan finds them in one pass; a word's
+    count on PostgreSQL tells) are read and the page ordered among them (issue 33 item 4); more take the
+    search order. Both give the same pages, most used first (ties by id), and the same total."""
+    tied = [
+        replace(ESPRESSO, external_id=f"s-qz-{n}", title=f"Qz chant {n}", usage_count=100 - n // 2 * 2)
+        for n in range(7)
+    ]  # usage counts 100, 100, 98, 98, 96, 96, 94: ties ordered by id
+    async with runtime.db.transaction() as session:
+        await catalog_service.ingest_sounds(session, tied, clock.now())
+    monkeypatch.setattr(sound_repository, "_FEW", few)
+    seen: list[str] = []
+    for page in range(1, 20):
+        response = await client.get(
+            "/v1/sounds/search", params={"q": q, "limit": 2, "page": page}, headers=team.headers
+        )
+        body = response.json()
+        assert body["pagination"]["total"] == 7
+        seen += ids(response)
+        if not body["pagination"]["has_next_page"]:
+            break
+    usage = {}
+    for sound_id in seen:
+        usage[sound_id] = (await client.get(f"/v1/sounds/{sound_id}", headers=team.headers)).json()["data"]
+    assert len(seen) == len(set(seen)) == 7
+    assert seen == sorted(seen, key=lambda i: (-usage[i]["usage_count"], i))
+    assert {usage[i]["title"] for i in seen} == {f"Qz chant {n}" for n in range(7)}

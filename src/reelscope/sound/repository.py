@@ -15,7 +15,6 @@ from typing import Any
 
 from sqlalchemy import (
     Select,
-    and_,
     case,
     delete,
     func,
@@ -32,7 +31,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from reelscope.analysis import hooks as analysis_hooks
 from reelscope.catalog import reads as catalog_reads
 from reelscope.models import Creator, Sound, SoundResolution, SoundStats, SoundUsage, Video
-from reelscope.models.fulltext import POSTGRESQL_SEARCH_SETTINGS, SOUND_FIELDS, SOUND_TSVECTOR
+from reelscope.models.fulltext import POSTGRESQL_SEARCH_SETTINGS, SOUND_TSVECTOR
 
 _SOUND_COLUMNS = (
     Sound.id,
@@ -55,6 +54,8 @@ _SOUND_COLUMNS = (
 # every trending sound is the catalog's size. Search pages this many matches or more by walking
 # ix_sounds_search_order instead of sorting them all.
 _MANY = 5000
+# a search with fewer matches reads them all and orders its page among them by their keys (``search``)
+_FEW = 1000
 COUNTS = ("video_count", "videos_7d", "videos_30d", "videos_90d")
 # a sound no catalog video used when the counts were last kept has no row: zeros
 _COUNT_COLUMNS = tuple(func.coalesce(getattr(SoundStats, name), 0).label(name) for name in COUNTS)
@@ -78,6 +79,11 @@ async def _rows_of(session: AsyncSession, page: Sequence[str], *extra: Any) -> S
     stmt = _with_counts().add_columns(*extra).where(Sound.id.in_(page))
     rows = {row.id: row for row in await session.execute(stmt)}
     return [rows[sound_id] for sound_id in page if sound_id in rows]
+
+
+async def _ids(session: AsyncSession, matches: ColumnElement[bool]) -> list[str]:
+    """The ids of the first ``_FEW`` sounds ``matches`` selects, in no order."""
+    return list((await session.execute(select(Sound.id).where(matches).limit(_FEW))).scalars())
 
 
 async def _count_up_to(session: AsyncSession, stmt: Select[*tuple[Any, ...]], up_to: int) -> int:
@@ -195,14 +201,11 @@ def _like(pattern: str) -> str:
 
 def _full_text(dialect: str, words: list[str], *, in_order: bool = False) -> ColumnElement[bool]:
     """Sounds whose title, owner handle or owner nickname has a word starting with each of ``words``,
-    through the full-text index (models/fulltext.py). ``in_order``: test each row while walking the
-    search-order index rather than fetching and sorting every match (a common word): on SQLite a
-    membership test in the match list, on PostgreSQL a regular expression (a word begins after the
-    start or a character that is not a letter or digit, as the full-text parser splits words)."""
+    through the full-text index (models/fulltext.py). ``in_order`` (SQLite): test each row's membership
+    in the match list while walking the search-order index, rather than fetching and sorting every
+    match (a common word). PostgreSQL's planner makes that choice itself: the expression index's
+    statistics tell it how many rows match."""
     if dialect == "postgresql":
-        if in_order:
-            fields: ColumnElement[Any] = literal_column(SOUND_FIELDS.replace("coalesce(", "coalesce(sounds."))
-            return and_(*(fields.regexp_match(f"(^|[^[:alnum:]]){w}") for w in words))
         vector: ColumnElement[Any] = literal_column(SOUND_TSVECTOR.replace("coalesce(", "coalesce(sounds."))
         query = " & ".join(f"{w}:*" for w in words)  # words are letters and digits only
         return vector.op("@@")(func.to_tsquery(literal_column("'simple'"), query))
@@ -240,12 +243,16 @@ async def search(session: AsyncSession, q: str, limit: int, offset: int) -> tupl
                 "SELECT count(*) FROM (SELECT 1 FROM sounds_fts WHERE sounds_fts MATCH :match LIMIT :n)"
             )
             total = (await session.execute(counted.bindparams(match=_match(words), n=up_to))).scalar_one()
+            if total >= _MANY:
+                matches = _full_text(dialect, words, in_order=True)
+                order = (Sound.usage_count.desc(), Sound.id)  # the index's order: NULLs sort last
         else:
             total = await _count_up_to(session, select(literal(1)).select_from(Sound).where(matches), up_to)
-        if total >= _MANY:
-            matches = _full_text(dialect, words, in_order=True)
-            if dialect == "sqlite":
-                order = (Sound.usage_count.desc(), Sound.id)  # the index's order: NULLs sort last
+            if total < _FEW:
+                # PostgreSQL would walk the search order testing each row, expecting the matches spread
+                # along it; a word whose few sounds are the least used ("original": 412 of 31k, usage
+                # unknown) had it walk the whole index (~50 ms at 1M videos)
+                matches = Sound.id.in_(await _ids(session, matches))
     else:
         pattern = _like(q)
         matches = or_(
@@ -254,7 +261,14 @@ async def search(session: AsyncSession, q: str, limit: int, offset: int) -> tupl
                 for column in (Sound.title, Sound.owner_handle, Sound.owner_nickname)
             )
         )
-        total = await _count_up_to(session, select(literal(1)).select_from(Sound).where(matches), up_to)
+        # no index helps a substring: a pass over the table finds the first ``_FEW`` matches. Fewer are
+        # all of them, counted, rather than the table read twice more, to count and in the search
+        # order's walk (issue 33 item 4: "s1" at 1M videos, 139 matches, took ~60 ms on SQLite)
+        found = await _ids(session, matches)
+        if len(found) < _FEW:
+            total, matches = len(found), Sound.id.in_(found)
+        else:
+            total = await _count_up_to(session, select(literal(1)).select_from(Sound).where(matches), up_to)
     # the page's sounds first, from the sounds table alone; then their rows with their counts
     page = list(
         (
