@@ -155,7 +155,8 @@ def cpu_table(
             measure(
                 server.base, path, headers, concurrency=1, seconds=min(1.0, seconds), wait_s=WAIT_S
             )  # warm
-            before = cpu_seconds(*server.pids())
+            pids = server.pids()
+            before = {pid: cpu_seconds(pid) for pid in pids}
             run = measure(server.base, path, headers, concurrency=1, seconds=seconds, wait_s=WAIT_S)
             if run.requests < 3:
                 run = measure(server.base, path, headers, concurrency=1, seconds=seconds * 3, wait_s=WAIT_S)
@@ -163,7 +164,12 @@ def cpu_table(
             rows.append({"operation": name, "path": path, "requests": 0, "cpu_ms_per_request": None})
             print(f"  cpu {name}: no answer within {WAIT_S} s", flush=True)
             continue
-        used = cpu_seconds(*server.pids()) - before
+        # per process, over those there at both ends: a PostgreSQL backend that left meanwhile (a pool
+        # giving back a connection) took its whole CPU time with it, once making a figure negative
+        after = {pid: cpu_seconds(pid) for pid in pids if Path(f"/proc/{pid}").exists()}
+        used = sum(after[pid] - before[pid] for pid in after) + sum(
+            cpu_seconds(pid) for pid in server.pids() if pid not in before
+        )
         rows.append(
             {
                 "operation": name,
