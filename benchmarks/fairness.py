@@ -164,10 +164,10 @@ def cpu_table(
             rows.append({"operation": name, "path": path, "requests": 0, "cpu_ms_per_request": None})
             print(f"  cpu {name}: no answer within {WAIT_S} s", flush=True)
             continue
-        # per process, over those there at both ends: a PostgreSQL backend that left meanwhile (a pool
-        # giving back a connection) took its whole CPU time with it, once making a figure negative
-        after = {pid: cpu_seconds(pid) for pid in pids if Path(f"/proc/{pid}").exists()}
-        used = sum(after[pid] - before[pid] for pid in after) + sum(
+        # per process: a PostgreSQL backend that left meanwhile (a pool giving back a connection) reads
+        # as 0 and counts nothing, where a sum over all took its whole CPU time away, once giving a
+        # negative figure; a process that came meanwhile (a read worker replaced) counts all of its own
+        used = sum(max(0.0, cpu_seconds(pid) - before[pid]) for pid in pids) + sum(
             cpu_seconds(pid) for pid in server.pids() if pid not in before
         )
         rows.append(

@@ -139,9 +139,9 @@ async def test_pages_of_a_few_matches_are_most_used_first_with_an_exact_total(
         seen += ids(response)
         if not body["pagination"]["has_next_page"]:
             break
-    usage = {}
+    sounds = {}
     for sound_id in seen:
-        usage[sound_id] = (await client.get(f"/v1/sounds/{sound_id}", headers=team.headers)).json()["data"]
+        sounds[sound_id] = (await client.get(f"/v1/sounds/{sound_id}", headers=team.headers)).json()["data"]
     assert len(seen) == len(set(seen)) == 7
-    assert seen == sorted(seen, key=lambda i: (-usage[i]["usage_count"], i))
-    assert {usage[i]["title"] for i in seen} == {f"Qz chant {n}" for n in range(7)}
+    assert seen == sorted(seen, key=lambda i: (-sounds[i]["usage_count"], i))
+    assert {sounds[i]["title"] for i in seen} == {f"Qz chant {n}" for n in range(7)}

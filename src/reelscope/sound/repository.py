@@ -51,8 +51,8 @@ _SOUND_COLUMNS = (
 # (ADR 0035, 0038): exact below it; at or above it a lower bound that always exceeds the page's end, so
 # a client paging until offset >= total or has_next_page is false never stops early (§8.3: "total can be
 # too low" for sound lists). Counting a common search word's 200,000 matches cost 300-650 ms; counting
-# every trending sound is the catalog's size. Search pages this many matches or more by walking
-# ix_sounds_search_order instead of sorting them all.
+# every trending sound is the catalog's size. On SQLite search pages this many matches or more by
+# walking ix_sounds_search_order instead of sorting them all (PostgreSQL's planner makes that choice).
 _MANY = 5000
 # a search with fewer matches reads them all and orders its page among them by their keys (``search``)
 _FEW = 1000
